@@ -1,0 +1,93 @@
+"""Our small wrapper around Whoosh (the maintained whoosh-reloaded fork, pinned).
+
+Apps describe a schema and hand over documents; this module owns where indexes live, how a
+rebuild replaces an index without readers ever seeing it half-built, and how searchers are
+reused across requests (opening one per request would dominate query time).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from whoosh import index as whoosh_index
+from whoosh.fields import Schema
+from whoosh.searching import Searcher
+from whoosh.writing import CLEAR
+
+WRITE_LOCK_TIMEOUT = 60.0
+_local = threading.local()
+
+
+def index_dir(name: str) -> Path:
+    return Path(settings.SEARCH_INDEX_DIR) / name
+
+
+def exists(name: str) -> bool:
+    path = index_dir(name)
+    return path.exists() and whoosh_index.exists_in(str(path))
+
+
+def _open(name: str, schema: Schema) -> whoosh_index.Index:
+    path = index_dir(name)
+    path.mkdir(parents=True, exist_ok=True)
+    if whoosh_index.exists_in(str(path)):
+        ix = whoosh_index.open_dir(str(path))
+        if ix.schema.names() == schema.names():
+            return ix
+    return whoosh_index.create_in(str(path), schema)
+
+
+def rebuild(name: str, schema: Schema, documents: Iterable[dict[str, Any]]) -> int:
+    """Replace the whole index in one commit: readers see the old index until it lands."""
+    ix = _open(name, schema)
+    writer = ix.writer(timeout=WRITE_LOCK_TIMEOUT, procs=1, limitmb=256)
+    count = 0
+    try:
+        for document in documents:
+            writer.add_document(**document)
+            count += 1
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit(mergetype=CLEAR)
+    return count
+
+
+def update(name: str, schema: Schema, key: str, documents: Iterable[dict[str, Any]], deleted: Iterable[str]) -> None:
+    """Replace or delete single documents by their unique `key` field."""
+    ix = _open(name, schema)
+    writer = ix.writer(timeout=WRITE_LOCK_TIMEOUT)
+    try:
+        for value in deleted:
+            writer.delete_by_term(key, value)
+        for document in documents:
+            writer.update_document(**document)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+
+
+@contextmanager
+def searcher(name: str) -> Iterator[Searcher]:
+    """A searcher reused by this thread, refreshed when the index has changed since."""
+    cache: dict[str, Searcher] = _local.__dict__.setdefault("searchers", {})
+    path = str(index_dir(name))
+    current = cache.get(path)
+    if current is None:
+        current = whoosh_index.open_dir(path).searcher()
+    else:
+        current = current.refresh()
+    cache[path] = current
+    yield current
+
+
+def forget_searchers() -> None:
+    """Close this thread's cached searchers (tests that swap index directories call this)."""
+    for cached in _local.__dict__.pop("searchers", {}).values():
+        cached.close()

@@ -1,0 +1,29 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from cards import api as cards_api
+
+from . import accounts, views
+
+api_patterns = [
+    path("", views.APIRoot.as_view(), name="root"),
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("cards/", cards_api.CardListAPI.as_view(), name="cards-list"),
+    path("cards/autocomplete/", cards_api.AutocompleteAPI.as_view(), name="cards-autocomplete"),
+    path("cards/search-help/", cards_api.SearchHelpAPI.as_view(), name="cards-search-help"),
+    path("cards/<str:uid>/", cards_api.CardDetailAPI.as_view(), name="cards-detail"),
+    path("sets/", cards_api.SetListAPI.as_view(), name="sets-list"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("api/", include((api_patterns, "api"))),
+    path("cards/", include("cards.urls")),
+]

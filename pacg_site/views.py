@@ -1,0 +1,23 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from cards.models import Card, CardSet
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"card_count": Card.objects.count(), "set_count": CardSet.objects.count()})
+
+
+class APIRoot(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request) -> Response:
+        names = ["cards-list", "cards-autocomplete", "cards-search-help", "sets-list", "schema", "docs", "token"]
+        return Response({name: reverse(f"api:{name}", request=request) for name in names})

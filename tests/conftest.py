@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from cards.models import Card
+from cards.services import import_card_files, rebuild_index
+from pacg_site import textindex
+from pacg_site.celery import app as celery_app
+
+CARD_DATA = Path(settings.BASE_DIR) / "cards" / "data"
+REQUIRE_SERVICES = os.environ.get("PACG_REQUIRE_SERVICES") == "1"
+
+
+def load_bundled_cards() -> None:
+    import_card_files(paths=sorted(CARD_DATA.glob("*.yaml")))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_data_dir(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """Indexes and uploads of this run go to a temporary dir, never to the dev site's var/.
+    CI names the dir in PACG_DATA_DIR because its Celery worker must share it."""
+    if os.environ.get("PACG_DATA_DIR"):
+        return Path(settings.DATA_DIR)
+    root = tmp_path_factory.mktemp("data")
+    settings.DATA_DIR = root
+    settings.SEARCH_INDEX_DIR = root / "index"
+    settings.MEDIA_ROOT = root / "uploads"
+    return root
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(isolated_data_dir, django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The bundled cards and their index, once per run; each test's transaction rolls back
+    whatever it changes."""
+    with django_db_blocker.unblock():
+        load_bundled_cards()
+        rebuild_index()
+
+
+@pytest.fixture(autouse=True)
+def eager_celery(request):  # type: ignore[no-untyped-def]
+    """Tasks run in-process unless a test asks for the real worker."""
+    eager = "worker" not in request.keywords
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    settings.CELERY_TASK_ALWAYS_EAGER = eager
+    yield
+    celery_app.conf.task_always_eager = previous
+    settings.CELERY_TASK_ALWAYS_EAGER = previous
+
+
+@pytest.fixture
+def bundled_cards(django_db_blocker):  # type: ignore[no-untyped-def]
+    """For transactional tests (live server, worker), which run last and start from an empty
+    database: load the bundled cards again if a previous flush removed them."""
+    with django_db_blocker.unblock():
+        if not Card.objects.exists():
+            load_bundled_cards()
+            rebuild_index()
+
+
+@pytest.fixture
+def private_index(settings, tmp_path):  # type: ignore[no-untyped-def]
+    """A search index of this test's own, for tests that change cards and rebuild it."""
+    settings.SEARCH_INDEX_DIR = tmp_path / "index"
+    textindex.forget_searchers()
+    yield settings.SEARCH_INDEX_DIR
+    textindex.forget_searchers()
+
+
+@pytest.fixture
+def celery_worker_available():  # type: ignore[no-untyped-def]
+    """A real worker on a real broker (.ci/run starts one). Without REDIS_URL the test is
+    skipped locally, and fails in CI (PACG_REQUIRE_SERVICES=1)."""
+    if not settings.CELERY_BROKER_URL:
+        if REQUIRE_SERVICES:
+            pytest.fail("REDIS_URL is not set but this run requires the real services")
+        pytest.skip("needs REDIS_URL and a running Celery worker (make worker)")
+    replies = celery_app.control.ping(timeout=5.0)
+    if not replies:
+        pytest.fail("no Celery worker answered on the broker; start one with `make worker`")
+    return replies
