@@ -67,7 +67,11 @@ class ImportJobAdmin(admin.ModelAdmin):
     def get_urls(self):  # type: ignore[no-untyped-def]
         return [
             path("upload/", self.admin_site.admin_view(self.upload_view), name="cards_importjob_upload"),
-            path("<int:job_id>/progress/", self.admin_site.admin_view(self.progress_view), name="cards_importjob_progress"),
+            path(
+                "<int:job_id>/progress/",
+                self.admin_site.admin_view(self.progress_view),
+                name="cards_importjob_progress",
+            ),
             path("<int:job_id>/watch/", self.admin_site.admin_view(self.watch_view), name="cards_importjob_watch"),
             *super().get_urls(),
         ]
@@ -104,7 +108,13 @@ class ImportJobAdmin(admin.ModelAdmin):
         if job.status in {ImportJob.Status.PENDING, ImportJob.Status.RUNNING}:
             processed, total = cache.get(progress_key(job.pk), (0, 0))
         percent = 100 if job.status == ImportJob.Status.DONE else (int(100 * processed / total) if total else 0)
-        return JsonResponse({
-            "status": job.status, "processed": processed, "total": total, "percent": percent,
-            "summary": job.summary, "errors": job.errors[:50],
-        })
+        return JsonResponse(
+            {
+                "status": job.status,
+                "processed": processed,
+                "total": total,
+                "percent": percent,
+                "summary": job.summary,
+                "errors": job.errors[:50],
+            }
+        )

@@ -16,7 +16,6 @@ from rest_framework.views import APIView
 
 from pacg_site.api import DomainError, NotFoundError
 
-from .dataformat.checks import format_check
 from .dataformat.schema import TYPES, serialize_card
 from .filters import CardFacets
 from .models import Card, CardSet
@@ -107,7 +106,9 @@ def _query_parameters() -> list[OpenApiParameter]:
         for name, facet in CardFacets.base_filters.items()
     ]
     return [
-        OpenApiParameter("q", OpenApiTypes.STR, description=f"Search language (see /api/cards/search-help/). Fields: {fields}"),
+        OpenApiParameter(
+            "q", OpenApiTypes.STR, description=f"Search language (see /api/cards/search-help/). Fields: {fields}"
+        ),
         *facets,
         OpenApiParameter("page", OpenApiTypes.INT, description="page number, from 1"),
         OpenApiParameter("page_size", OpenApiTypes.INT, description=f"1-{MAX_PAGE_SIZE}, default 50"),
@@ -152,18 +153,21 @@ class CardListAPI(APIView):
         page_size = _positive_int(request, "page_size", 50, MAX_PAGE_SIZE)
         query = request.query_params.get("q", "")
         try:
-            result = search_cards(query=query, facets=facets.terms(), order=facets.ordering_value,
-                                  page=page, page_size=page_size)
+            result = search_cards(
+                query=query, facets=facets.terms(), order=facets.ordering_value, page=page, page_size=page_size
+            )
         except SearchSyntaxError as error:
             raise QueryError(str(error), details=error.details) from error
         if page > result.pages:
             raise NotFoundError(f"page {page} does not exist; there are {result.pages}")
-        return Response({
-            "count": result.total,
-            "next": _page_link(request, page + 1) if result.has_next else None,
-            "previous": _page_link(request, page - 1) if result.has_previous else None,
-            "results": CardSummarySerializer(result.cards, many=True, context={"request": request}).data,
-        })
+        return Response(
+            {
+                "count": result.total,
+                "next": _page_link(request, page + 1) if result.has_next else None,
+                "previous": _page_link(request, page - 1) if result.has_previous else None,
+                "results": CardSummarySerializer(result.cards, many=True, context={"request": request}).data,
+            }
+        )
 
 
 def _page_link(request: Request, page: int) -> str:
@@ -216,13 +220,17 @@ def search_help() -> dict[str, Any]:
             {"form": "( ... )", "meaning": "group"},
         ],
         "fields": [
-            {"names": list(f.names), "operators": list(f.operators), "summary": f.summary,
-             "examples": list(f.examples), "values": list(f.values)}
+            {
+                "names": list(f.names),
+                "operators": list(f.operators),
+                "summary": f.summary,
+                "examples": list(f.examples),
+                "values": list(f.values),
+            }
             for f in FIELDS
         ],
         "orderings": ORDERINGS,
-        "sets": [{"code": s.code, "name": s.name, "aliases": s.aliases, "game": s.game}
-                 for s in CardSet.objects.all()],
+        "sets": [{"code": s.code, "name": s.name, "aliases": s.aliases, "game": s.game} for s in CardSet.objects.all()],
     }
 
 

@@ -138,6 +138,9 @@ class CardTag(models.Model):
         indexes = [models.Index(fields=["kind", "value"]), models.Index(fields=["kind", "number"])]
         constraints = [models.UniqueConstraint(fields=["card", "kind", "value"], name="card_tag_unique")]
 
+    def __str__(self) -> str:
+        return f"{self.kind}={self.value}"
+
 
 class ImportJob(models.Model):
     """A bulk import run by a Celery task; the admin page polls its progress."""
@@ -160,6 +163,9 @@ class ImportJob(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.status})"
 
     @property
     def percent(self) -> int:

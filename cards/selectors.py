@@ -17,6 +17,23 @@ from .search.parser import SearchSyntaxError, parse
 from .search.words import words
 
 BACKENDS = {"index": index.search, "orm": orm.search}
+# What a result list shows (CardSummarySerializer, cards/browse.html): decoding the other JSON
+# columns of 50 cards would cost more than the search itself.
+LIST_FIELDS = (
+    "uid",
+    "name",
+    "type",
+    "subtype",
+    "level",
+    "level_code",
+    "traits",
+    "check_data",
+    "language",
+    "card_set__code",
+    "card_set__name",
+    "card_set__game",
+    "card_set__homebrew",
+)
 
 
 @dataclass
@@ -75,7 +92,9 @@ def search_cards(
 
         rebuild_index()
     uids, total = BACKENDS[backend](node, order=order, offset=(page - 1) * page_size, limit=page_size)
-    by_uid = {card.uid: card for card in Card.objects.filter(uid__in=uids).select_related("card_set")}
+    by_uid = {
+        card.uid: card for card in Card.objects.filter(uid__in=uids).select_related("card_set").only(*LIST_FIELDS)
+    }
     return SearchPage([by_uid[uid] for uid in uids if uid in by_uid], total, page, page_size)
 
 
@@ -102,7 +121,9 @@ def autocomplete(prefix: str, *, limit: int = 10) -> list[dict[str, str]]:
     contains = Card.objects.filter(name_words__contains=f" {folded}").exclude(name_words__startswith=f" {folded}")
     seen: dict[str, dict[str, str]] = {}
     for queryset in (starts, contains):
-        for name, uid, set_name in queryset.order_by("name_folded", "uid").values_list("name", "uid", "card_set__name")[: limit * 3]:
+        for name, uid, set_name in queryset.order_by("name_folded", "uid").values_list("name", "uid", "card_set__name")[
+            : limit * 3
+        ]:
             seen.setdefault(name, {"name": name, "uid": uid, "set": set_name})
             if len(seen) >= limit:
                 return list(seen.values())

@@ -32,8 +32,9 @@ def browse(request: HttpRequest) -> HttpResponse:
         context["error"] = "; ".join(f"{k}: {' '.join(v)}" for k, v in facets.form.errors.items())
         return render(request, "cards/browse.html", context, status=400)
     try:
-        result = search_cards(query=context["query"], facets=facets.terms(), order=facets.ordering_value,
-                              page=page, page_size=PAGE_SIZE)
+        result = search_cards(
+            query=context["query"], facets=facets.terms(), order=facets.ordering_value, page=page, page_size=PAGE_SIZE
+        )
     except SearchSyntaxError as error:
         context["error"] = str(error)
         context["error_position"] = error.position
@@ -74,8 +75,23 @@ def detail(request: HttpRequest, uid: str) -> HttpResponse:
 def _unknown(card: Card) -> list[str]:
     fields = ["level", "traits", "powers", *TYPES[card.type].fields]
     known = {key for key, value in card.as_record().items() if value not in (None, "")} | set(card.data)
-    skip = {"owner", "damage", "hour", "to_close_check", "to_guard_check", "aliases", "role", "race", "class",
-            "gender", "proficiency_feats", "hand_size_feats", "suggested_deck", "cohort", "character"}
+    skip = {
+        "owner",
+        "damage",
+        "hour",
+        "to_close_check",
+        "to_guard_check",
+        "aliases",
+        "role",
+        "race",
+        "class",
+        "gender",
+        "proficiency_feats",
+        "hand_size_feats",
+        "suggested_deck",
+        "cohort",
+        "character",
+    }
     return [name.replace("_", " ") for name in fields if name not in known and name not in skip]
 
 

@@ -147,9 +147,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": parse_database_url(os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3", DATA_DIR)
-}
+DATABASES = {"default": parse_database_url(os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3", DATA_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -181,11 +179,13 @@ MEDIA_ROOT = DATA_DIR / "uploads"
 SEARCH_INDEX_DIR = DATA_DIR / "index"
 
 REDIS_URL = parse_redis_url("REDIS_URL")
-CELERY_BROKER_URL = parse_redis_url("CELERY_BROKER_URL") or REDIS_URL
-# No broker configured: tasks run in-process, so the embedded default needs no services.
-CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+BROKER_URL = parse_redis_url("CELERY_BROKER_URL") or REDIS_URL
+# No broker configured: tasks run in-process, so the embedded default needs no services
+# (the in-memory transport only keeps Celery from looking for one on localhost).
+CELERY_TASK_ALWAYS_EAGER = BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+CELERY_BROKER_URL = BROKER_URL or "memory://"
+CELERY_RESULT_BACKEND = BROKER_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
@@ -214,7 +214,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "pacg-site API",
     "DESCRIPTION": (
         "Cards, rules, campaigns and play for the Pathfinder Adventure Card Game and Aventuria. "
-        "Errors always have the shape {\"error\": {\"code\", \"message\", \"details\"}}."
+        'Errors always have the shape {"error": {"code", "message", "details"}}.'
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -58,36 +58,24 @@ def rebuild(name: str, schema: Schema, documents: Iterable[dict[str, Any]]) -> i
     return count
 
 
-def update(name: str, schema: Schema, key: str, documents: Iterable[dict[str, Any]], deleted: Iterable[str]) -> None:
-    """Replace or delete single documents by their unique `key` field."""
-    ix = _open(name, schema)
-    writer = ix.writer(timeout=WRITE_LOCK_TIMEOUT)
-    try:
-        for value in deleted:
-            writer.delete_by_term(key, value)
-        for document in documents:
-            writer.update_document(**document)
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
-
-
 @contextmanager
-def searcher(name: str) -> Iterator[Searcher]:
-    """A searcher reused by this thread, refreshed when the index has changed since."""
-    cache: dict[str, Searcher] = _local.__dict__.setdefault("searchers", {})
+def reading(name: str) -> Iterator[tuple[Searcher, dict[Any, Any]]]:
+    """A searcher reused by this thread, refreshed when the index has changed, and a cache
+    dict that lives exactly as long as that searcher (for data derived from the index)."""
+    opened: dict[str, tuple[Searcher, dict[Any, Any]]] = _local.__dict__.setdefault("searchers", {})
     path = str(index_dir(name))
-    current = cache.get(path)
-    if current is None:
-        current = whoosh_index.open_dir(path).searcher()
+    if path in opened:
+        previous, cache = opened[path]
+        current = previous.refresh()  # closes what the new searcher does not reuse
+        if current is not previous:
+            cache = {}
     else:
-        current = current.refresh()
-    cache[path] = current
-    yield current
+        current, cache = whoosh_index.open_dir(path).searcher(), {}
+    opened[path] = (current, cache)
+    yield current, cache
 
 
 def forget_searchers() -> None:
     """Close this thread's cached searchers (tests that swap index directories call this)."""
-    for cached in _local.__dict__.pop("searchers", {}).values():
+    for cached, _ in _local.__dict__.pop("searchers", {}).values():
         cached.close()

@@ -76,7 +76,7 @@ def private_index(settings, tmp_path):  # type: ignore[no-untyped-def]
 def celery_worker_available():  # type: ignore[no-untyped-def]
     """A real worker on a real broker (.ci/run starts one). Without REDIS_URL the test is
     skipped locally, and fails in CI (PACG_REQUIRE_SERVICES=1)."""
-    if not settings.CELERY_BROKER_URL:
+    if not settings.BROKER_URL:
         if REQUIRE_SERVICES:
             pytest.fail("REDIS_URL is not set but this run requires the real services")
         pytest.skip("needs REDIS_URL and a running Celery worker (make worker)")

@@ -10,7 +10,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_sign_up_creates_the_account_and_logs_in(client):
-    response = client.post(reverse("signup"), {"username": "alice", "password1": "amiri-rages-on", "password2": "amiri-rages-on"})
+    response = client.post(
+        reverse("signup"), {"username": "alice", "password1": "amiri-rages-on", "password2": "amiri-rages-on"}
+    )
     assert response.status_code == 302
     assert User.objects.filter(username="alice").exists()
     assert "alice" in client.get(reverse("home")).content.decode()

@@ -23,7 +23,13 @@ def test_sqlite_urls_are_relative_to_the_data_dir_or_absolute(tmp_path):
 def test_postgres_urls():
     config = parse_database_url("postgres://pacg:s%40cret@db.example:6543/pacg", Path("/tmp"))
     assert (config["ENGINE"], config["NAME"], config["USER"], config["PASSWORD"], config["HOST"], config["PORT"]) == (
-        "django.db.backends.postgresql", "pacg", "pacg", "s@cret", "db.example", "6543")
+        "django.db.backends.postgresql",
+        "pacg",
+        "pacg",
+        "s@cret",
+        "db.example",
+        "6543",
+    )
 
 
 @pytest.mark.parametrize("url", ["mysql://x/y", "postgres://host/", "sqlite://", "postgres://h:notaport/db"])
@@ -40,9 +46,11 @@ def test_booleans_are_strict(monkeypatch):
 
 @pytest.mark.parametrize(
     ("variable", "value", "message"),
-    [("DJANGO_DEBUG", "sure", "DJANGO_DEBUG='sure' is not a boolean"),
-     ("REDIS_URL", "localhost:6379", "REDIS_URL='localhost:6379' is not a redis://"),
-     ("DATABASE_URL", "oracle://x/y", "unsupported scheme")],
+    [
+        ("DJANGO_DEBUG", "sure", "DJANGO_DEBUG='sure' is not a boolean"),
+        ("REDIS_URL", "localhost:6379", "REDIS_URL='localhost:6379' is not a redis://"),
+        ("DATABASE_URL", "oracle://x/y", "unsupported scheme"),
+    ],
 )
 def test_a_malformed_variable_stops_start_up(variable, value, message, tmp_path):
     env = {**os.environ, variable: value, "PACG_DATA_DIR": str(tmp_path)}

@@ -14,10 +14,10 @@ Grammar (case-insensitive; Spanish skill names are accepted and stored in Englis
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from .skills import canonical_skill
+from .text import fold
 
 
 class CheckSyntaxError(ValueError):
@@ -32,12 +32,6 @@ _TOKEN = re.compile(
     r"|(?P<word>[^\W\d_][\w'’]*(?:\s+(?:a|de|del)\s+[^\W\d_][\w'’]*)?))",
     re.IGNORECASE | re.UNICODE,
 )
-
-
-def _fold(text: str) -> str:
-    return "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    ).lower()
 
 
 def parse_difficulty(text: str | int) -> dict[str, int]:
@@ -56,7 +50,9 @@ def parse_difficulty(text: str | int) -> dict[str, int]:
         if not match or match.end() == position:
             if source[position:].strip() == "":
                 break
-            raise CheckSyntaxError(f"unexpected {source[position:].strip()!r} at character {position + 1} of {source!r}")
+            raise CheckSyntaxError(
+                f"unexpected {source[position:].strip()!r} at character {position + 1} of {source!r}"
+            )
         position = match.end()
         if match.group("op") in {"+", "-", "−"} and not expect_term:
             sign = 1 if match.group("op") == "+" else -1
@@ -69,7 +65,9 @@ def parse_difficulty(text: str | int) -> dict[str, int]:
             adventure += sign * (int(factor.group()) if factor else 1)
             expect_term = False
         else:
-            raise CheckSyntaxError(f"unexpected {match.group().strip()!r} at character {match.start() + 1} of {source!r}")
+            raise CheckSyntaxError(
+                f"unexpected {match.group().strip()!r} at character {match.start() + 1} of {source!r}"
+            )
     if expect_term:
         raise CheckSyntaxError(f"difficulty {source!r} is incomplete; write it like '8' or '11 + 2AN'")
     return {"base": base, "adventure": adventure}
@@ -93,7 +91,7 @@ def parse_check(text: Any) -> dict[str, Any]:
         return _validate_structured(text)
     if not isinstance(text, str) or not text.strip():
         raise CheckSyntaxError("a check must be text such as 'Combat 11 + 2AN' or 'None'")
-    folded = _fold(text.strip().rstrip("."))
+    folded = fold(text.strip().rstrip("."))
     folded = SPECIAL_ALIASES.get(folded, folded)
     if folded in SPECIAL:
         return {"special": folded}
@@ -127,9 +125,9 @@ def _parse_step(step_text: str, whole: str) -> list[dict[str, Any]]:
             raise CheckSyntaxError(f"cannot read {rest!r} in check {whole!r}")
         position = match.end()
         word = match.group("word")
-        if word and _fold(word) in {"habilidad", "habilidades"}:
+        if word and fold(word) in {"habilidad", "habilidades"}:
             continue  # Spanish "habilidad arcana" = Arcane
-        if word and _fold(word) in {"or", "o", "u"}:
+        if word and fold(word) in {"or", "o", "u"}:
             if difficulty_parts:
                 close_option()
             continue
@@ -168,9 +166,7 @@ def format_check(check: dict[str, Any]) -> str:
         return SPECIAL[check["special"]]
     steps = []
     for step in check["steps"]:
-        options = [
-            f"{' or '.join(option['skills'])} {format_difficulty(option['difficulty'])}" for option in step
-        ]
+        options = [f"{' or '.join(option['skills'])} {format_difficulty(option['difficulty'])}" for option in step]
         steps.append(" or ".join(options))
     return " then ".join(steps)
 

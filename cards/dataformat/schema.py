@@ -8,21 +8,28 @@ lossless. A field that is absent is unknown; an empty list is known to be empty.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .checks import CheckSyntaxError, format_check, parse_check
 from .skills import canonical_skill
+from .text import fold
 
 FORMAT = "pacg-cards/1"
 BOOKS = {"core", "wotr", "rotr_es", "aventuria", "homebrew"}
 GAMES = {"pacg", "aventuria"}
 LANGUAGES = {"en", "es", "de"}
 SET_KINDS = {
-    "base_set", "adventure_path", "adventure_deck", "character_deck", "class_deck",
-    "promo", "campaign_box", "homebrew", "other",
+    "base_set",
+    "adventure_path",
+    "adventure_deck",
+    "character_deck",
+    "class_deck",
+    "promo",
+    "campaign_box",
+    "homebrew",
+    "other",
 }
 RULESETS = {"core-2019", "classic", "aventuria"}
 BOON_TYPES = ["weapon", "spell", "armor", "item", "ally", "blessing"]
@@ -37,13 +44,6 @@ class FieldError(ValueError):
         super().__init__(message)
         self.message = message
         self.field = field
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: how names and words are compared everywhere."""
-    return "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    ).lower()
 
 
 def slugify(text: str) -> str:
@@ -350,9 +350,7 @@ def per_hero(value: Any) -> dict[str, int]:
     """Life points: 12, or '8 × heroes' (Number of Heroes x 8), or '4 + 2 × heroes'."""
     if isinstance(value, int) and not isinstance(value, bool):
         return {"base": integer(value), "per_hero": 0}
-    match = re.fullmatch(
-        r"\s*(?:(\d+)\s*\+\s*)?(\d+)\s*[x×*]\s*(?:number of )?heroes\s*", str(value), re.IGNORECASE
-    )
+    match = re.fullmatch(r"\s*(?:(\d+)\s*\+\s*)?(\d+)\s*[x×*]\s*(?:number of )?heroes\s*", str(value), re.IGNORECASE)
     if not match:
         raise FieldError("must be a number or 'N × heroes'")
     return {"base": int(match.group(1) or 0), "per_hero": int(match.group(2))}
@@ -438,53 +436,87 @@ BOON_FIELDS = {"check": CHECK, "owner": TEXT, "hour": TEXT}
 SUPPORT_FIELDS = {"check": CHECK, "owner": TEXT, "character": TEXT}
 
 _TYPES = [
-    CardType("character", "pacg", "character", "Character", {
-        "skills": Field(pacg_skills, format_skills),
-        "hand_size": INT,
-        "hand_size_feats": Field(lambda v: [integer(x) for x in v] if isinstance(v, list) else [integer(v)]),
-        "proficiencies": TEXTS,
-        "proficiency_feats": TEXTS,
-        "favored": TEXT,
-        "deck_list": Field(counts_with_feats, format_counts_with_feats),
-        "suggested_deck": Field(suggested_deck),
-        "cohort": TEXT,
-        "role": TEXT,
-        "gender": TEXT,
-        "race": TEXT,
-        "class": TEXT,
-    }),
+    CardType(
+        "character",
+        "pacg",
+        "character",
+        "Character",
+        {
+            "skills": Field(pacg_skills, format_skills),
+            "hand_size": INT,
+            "hand_size_feats": Field(lambda v: [integer(x) for x in v] if isinstance(v, list) else [integer(v)]),
+            "proficiencies": TEXTS,
+            "proficiency_feats": TEXTS,
+            "favored": TEXT,
+            "deck_list": Field(counts_with_feats, format_counts_with_feats),
+            "suggested_deck": Field(suggested_deck),
+            "cohort": TEXT,
+            "role": TEXT,
+            "gender": TEXT,
+            "race": TEXT,
+            "class": TEXT,
+        },
+    ),
     CardType("role", "pacg", "character", "Role", {"character": TEXT, "sides": Field(sides)}),
     CardType("token", "pacg", "character", "Token", {"character": TEXT}),
-    CardType("location", "pacg", "location", "Location", {
-        "deck_list": Field(location_deck_list, format_location_deck_list),
-        "at_this_location": TEXT,
-        "to_close": TEXT,
-        "to_close_check": CHECK,
-        "to_guard": TEXT,
-        "to_guard_check": CHECK,
-        "when_closed": TEXT,
-        "when_permanently_closed": TEXT,
-    }),
-    CardType("adventure_path", "pacg", "story", "Adventure Path", {
-        "adventures": TEXTS, "reward": TEXT,
-    }),
-    CardType("adventure", "pacg", "story", "Adventure", {
-        "number": INT, "adventure_path": TEXT, "scenarios": TEXTS, "reward": TEXT,
-    }),
-    CardType("scenario", "pacg", "story", "Scenario", {
-        "code": TEXT,
-        "adventure_path": TEXT,
-        "adventure": TEXT,
-        "locations": Field(scenario_locations, format_scenario_locations),
-        "villains": Field(story_banes, format_story_banes),
-        "henchmen": Field(story_banes, format_story_banes),
-        "dangers": TEXTS,
-        "proxies": TEXTS,
-        "cohorts": TEXTS,
-        "reward": TEXT,
-        "special_rules": TEXT,
-        "to_win": TEXT,
-    }),
+    CardType(
+        "location",
+        "pacg",
+        "location",
+        "Location",
+        {
+            "deck_list": Field(location_deck_list, format_location_deck_list),
+            "at_this_location": TEXT,
+            "to_close": TEXT,
+            "to_close_check": CHECK,
+            "to_guard": TEXT,
+            "to_guard_check": CHECK,
+            "when_closed": TEXT,
+            "when_permanently_closed": TEXT,
+        },
+    ),
+    CardType(
+        "adventure_path",
+        "pacg",
+        "story",
+        "Adventure Path",
+        {
+            "adventures": TEXTS,
+            "reward": TEXT,
+        },
+    ),
+    CardType(
+        "adventure",
+        "pacg",
+        "story",
+        "Adventure",
+        {
+            "number": INT,
+            "adventure_path": TEXT,
+            "scenarios": TEXTS,
+            "reward": TEXT,
+        },
+    ),
+    CardType(
+        "scenario",
+        "pacg",
+        "story",
+        "Scenario",
+        {
+            "code": TEXT,
+            "adventure_path": TEXT,
+            "adventure": TEXT,
+            "locations": Field(scenario_locations, format_scenario_locations),
+            "villains": Field(story_banes, format_story_banes),
+            "henchmen": Field(story_banes, format_story_banes),
+            "dangers": TEXTS,
+            "proxies": TEXTS,
+            "cohorts": TEXTS,
+            "reward": TEXT,
+            "special_rules": TEXT,
+            "to_win": TEXT,
+        },
+    ),
     CardType("cohort", "pacg", "support", "Cohort", SUPPORT_FIELDS),
     CardType("scourge", "pacg", "support", "Scourge", SUPPORT_FIELDS),
     CardType("wildcard", "pacg", "support", "Wildcard", SUPPORT_FIELDS),
@@ -502,57 +534,143 @@ _TYPES = [
     CardType("boon", "pacg", "boon", "Boon (type not stated)", BOON_FIELDS),
     CardType("unknown", "pacg", "unknown", "Card (type not stated)", {"check": CHECK}),
     CardType("loot", "pacg", "boon", "Loot", BOON_FIELDS, tuple(BOON_TYPES)),
-    CardType("hero", "aventuria", "hero", "Hero Card", {
-        "profession": TEXT,
-        "close_combat": Field(value_or_dash),
-        "ranged_combat": Field(value_or_dash),
-        "magic": Field(value_or_dash),
-        "dodge": Field(value_or_dash),
-        "basic_equipment": TEXT,
-        "special_ability": TEXT,
-        "hero": TEXT,
-    }),
-    CardType("skill", "aventuria", "hero", "Skill Card", {
-        "hero": TEXT, "skills": Field(int_map), "categories": Field(int_map),
-    }),
-    CardType("action", "aventuria", "hero", "Action Card", {
-        "hero": TEXT, "endurance_cost": INT, "category": TEXT, "effect": TEXT,
-    }),
-    CardType("opponent", "aventuria", "opponent", "Opponent", {
-        "keywords": TEXTS,
-        "special_rules": TEXT,
-        "threat_points": INT,
-        "life_points": Field(per_hero, format_per_hero),
-        "dodge": Field(value_or_dash),
-        "armor": INT,
-        "actions": INT,
-        "action_table": Field(action_table),
-        "adventure": TEXT,
-    }, ("leader", "henchman", "demon")),
-    CardType("aventuria_story", "aventuria", "story", "Adventure", {
-        "number": INT, "campaign": TEXT, "acts": TEXTS, "reward": TEXT,
-    }, ("campaign", "adventure", "side_quest")),
-    CardType("aventuria_card", "aventuria", "other", "Card", {
-        "hero": TEXT, "keywords": TEXTS, "effect": TEXT, "adventure": TEXT,
-        "endurance_cost": INT, "category": TEXT, "table": Field(table),
-    }, (
-        "disadvantage", "reward", "resource", "fate", "event", "challenge", "time_scale",
-        "adventure_card", "hero_title", "remembrance", "chalice", "endurance", "reference",
-        "leader_action", "special",
-    )),
+    CardType(
+        "hero",
+        "aventuria",
+        "hero",
+        "Hero Card",
+        {
+            "profession": TEXT,
+            "close_combat": Field(value_or_dash),
+            "ranged_combat": Field(value_or_dash),
+            "magic": Field(value_or_dash),
+            "dodge": Field(value_or_dash),
+            "basic_equipment": TEXT,
+            "special_ability": TEXT,
+            "hero": TEXT,
+        },
+    ),
+    CardType(
+        "skill",
+        "aventuria",
+        "hero",
+        "Skill Card",
+        {
+            "hero": TEXT,
+            "skills": Field(int_map),
+            "categories": Field(int_map),
+        },
+    ),
+    CardType(
+        "action",
+        "aventuria",
+        "hero",
+        "Action Card",
+        {
+            "hero": TEXT,
+            "endurance_cost": INT,
+            "category": TEXT,
+            "effect": TEXT,
+        },
+    ),
+    CardType(
+        "opponent",
+        "aventuria",
+        "opponent",
+        "Opponent",
+        {
+            "keywords": TEXTS,
+            "special_rules": TEXT,
+            "threat_points": INT,
+            "life_points": Field(per_hero, format_per_hero),
+            "dodge": Field(value_or_dash),
+            "armor": INT,
+            "actions": INT,
+            "action_table": Field(action_table),
+            "adventure": TEXT,
+        },
+        ("leader", "henchman", "demon"),
+    ),
+    CardType(
+        "aventuria_story",
+        "aventuria",
+        "story",
+        "Adventure",
+        {
+            "number": INT,
+            "campaign": TEXT,
+            "acts": TEXTS,
+            "reward": TEXT,
+        },
+        ("campaign", "adventure", "side_quest"),
+    ),
+    CardType(
+        "aventuria_card",
+        "aventuria",
+        "other",
+        "Card",
+        {
+            "hero": TEXT,
+            "keywords": TEXTS,
+            "effect": TEXT,
+            "adventure": TEXT,
+            "endurance_cost": INT,
+            "category": TEXT,
+            "table": Field(table),
+        },
+        (
+            "disadvantage",
+            "reward",
+            "resource",
+            "fate",
+            "event",
+            "challenge",
+            "time_scale",
+            "adventure_card",
+            "hero_title",
+            "remembrance",
+            "chalice",
+            "endurance",
+            "reference",
+            "leader_action",
+            "special",
+        ),
+    ),
 ]
 TYPES: dict[str, CardType] = {card_type.name: card_type for card_type in _TYPES}
 GROUPS = sorted({card_type.group for card_type in _TYPES})
 
 COMMON_FIELDS = {
-    "id", "name", "type", "subtype", "level", "traits", "powers", "text", "provenance",
-    "incomplete", "notes", "language", "aliases",
+    "id",
+    "name",
+    "type",
+    "subtype",
+    "level",
+    "traits",
+    "powers",
+    "text",
+    "provenance",
+    "incomplete",
+    "notes",
+    "language",
+    "aliases",
 }
 # Stored as model columns; every other field of a type is stored in Card.data.
 COLUMN_FIELDS = {"check", "immune", "vulnerable", "resistant", "owner"}
 CANONICAL_ORDER = [
-    "id", "name", "type", "subtype", "level", "traits", "check", "immune", "vulnerable",
-    "resistant", "owner", "powers", "text",
+    "id",
+    "name",
+    "type",
+    "subtype",
+    "level",
+    "traits",
+    "check",
+    "immune",
+    "vulnerable",
+    "resistant",
+    "owner",
+    "powers",
+    "text",
 ]
 
 
@@ -678,8 +796,18 @@ def serialize_card(card: dict[str, Any]) -> dict[str, Any]:
 
 
 SET_FIELDS = {
-    "code", "name", "game", "kind", "language", "ruleset", "parent", "aliases", "description",
-    "homebrew", "provenance", "order",
+    "code",
+    "name",
+    "game",
+    "kind",
+    "language",
+    "ruleset",
+    "parent",
+    "aliases",
+    "description",
+    "homebrew",
+    "provenance",
+    "order",
 }
 
 
@@ -729,8 +857,14 @@ def serialize_set(card_set: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         key: card_set[key] for key in ("code", "name", "game", "kind", "language") if card_set.get(key)
     }
-    for key, default in (("ruleset", ""), ("parent", ""), ("aliases", []), ("description", ""),
-                         ("homebrew", False), ("order", 0)):
+    for key, default in (
+        ("ruleset", ""),
+        ("parent", ""),
+        ("aliases", []),
+        ("description", ""),
+        ("homebrew", False),
+        ("order", 0),
+    ):
         if card_set.get(key, default) != default:
             out[key] = card_set[key]
     out["provenance"] = card_set["provenance"]

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
-import unicodedata
+from .text import fold
 
 # Attributes, derived skills, and the two words checks use that are not character skills.
 SKILLS = [
-    "Strength", "Dexterity", "Constitution", "Intelligence", "Wisdom", "Charisma",
-    "Melee", "Ranged", "Arcane", "Divine", "Knowledge", "Perception", "Acrobatics",
-    "Stealth", "Disable", "Diplomacy", "Fortitude", "Survival", "Craft",
+    "Strength",
+    "Dexterity",
+    "Constitution",
+    "Intelligence",
+    "Wisdom",
+    "Charisma",
+    "Melee",
+    "Ranged",
+    "Arcane",
+    "Divine",
+    "Knowledge",
+    "Perception",
+    "Acrobatics",
+    "Stealth",
+    "Disable",
+    "Diplomacy",
+    "Fortitude",
+    "Survival",
+    "Craft",
     "Combat",
 ]
 
@@ -42,14 +58,8 @@ SPANISH = {
 _BY_FOLD = {skill.lower(): skill for skill in SKILLS} | SPANISH
 
 
-def fold(text: str) -> str:
-    return "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    ).lower().strip()
-
-
 def canonical_skill(word: str) -> str | None:
-    key = fold(word)
+    key = fold(word).strip()
     if key.startswith("habilidad "):
         key = key.removeprefix("habilidad ").strip()
     return _BY_FOLD.get(key)

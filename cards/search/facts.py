@@ -16,8 +16,18 @@ from .words import padded, words
 
 # Fields of `data` whose text is searched with the powers (o:/power: and free words).
 TEXT_DATA_KEYS = (
-    "at_this_location", "to_close", "to_guard", "when_closed", "when_permanently_closed",
-    "reward", "special_rules", "to_win", "hour", "effect", "special_ability", "basic_equipment",
+    "at_this_location",
+    "to_close",
+    "to_guard",
+    "when_closed",
+    "when_permanently_closed",
+    "reward",
+    "special_rules",
+    "to_win",
+    "hour",
+    "effect",
+    "special_ability",
+    "basic_equipment",
     "favored",
 )
 
@@ -97,10 +107,6 @@ def card_facts(card: dict[str, Any], *, set_codes: list[str], homebrew: bool) ->
     for kind, key in (("hand", "hand_size"), ("cost", "endurance_cost"), ("threat", "threat_points")):
         if isinstance(data.get(key), int):
             tag(kind, str(data[key]), data[key])
-    tag("is", normalize_keyword(card_type.name))
-    tag("is", card_type.group)
-    if card.get("subtype"):
-        tag("is", normalize_keyword(card["subtype"]))
     if card_type.name == "loot":
         tag("is", "loot")
     if (card.get("level_code") or "").startswith("P"):

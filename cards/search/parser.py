@@ -21,7 +21,7 @@ from cards.dataformat.schema import fold
 from cards.dataformat.skills import canonical_skill
 
 from .facts import normalize_keyword
-from .fields import BY_NAME, KEYWORD, NUMBER, WORDS, SearchField
+from .fields import BY_NAME, KEYWORD, NUMBER, TYPE_VALUES, WORDS, SearchField
 from .words import words
 
 MAX_QUERY_LENGTH = 1000
@@ -240,15 +240,16 @@ class _Parser:
             hint = f"; did you mean {close[0]!r}?" if close else "; see /cards/help/"
             raise self.error(f"unknown field {token.field!r}{hint}", token.position)
         if token.op not in field.operators:
-            raise self.error(
-                f"{field.name} takes {' '.join(field.operators)}, not {token.op!r}", token.position
-            )
+            raise self.error(f"{field.name} takes {' '.join(field.operators)}, not {token.op!r}", token.position)
         value_position = token.position + len(token.field) + len(token.op)
         if not token.text.strip():
             raise self.error(f"{field.name}{token.op} needs a value", value_position)
         negate = token.op == "!="
         op = "=" if token.op in {":", "=", "!="} else token.op
-        node = Term(field, op, self.value(field, token.text, value_position, token.quoted))
+        value = self.value(field, token.text, value_position, token.quoted)
+        if field.name == "is" and value in TYPE_VALUES:
+            field = BY_NAME["type"]  # is:villain means t:villain
+        node = Term(field, op, value)
         return Not(node) if negate else node
 
     def value(self, field: SearchField, raw: str, position: int, quoted: bool) -> str | int | tuple[str, ...]:

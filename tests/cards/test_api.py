@@ -79,8 +79,13 @@ def test_level_range_facet_and_ordering(client):
 
 @pytest.mark.parametrize(
     ("params", "field"),
-    [({"type": "dragon"}, "type"), ({"set": "nowhere"}, "set"), ({"level_min": "3", "level_max": "1"}, "level_max"),
-     ({"ordering": "price"}, "ordering"), ({"game": "chess"}, "game")],
+    [
+        ({"type": "dragon"}, "type"),
+        ({"set": "nowhere"}, "set"),
+        ({"level_min": "3", "level_max": "1"}, "level_max"),
+        ({"ordering": "price"}, "ordering"),
+        ({"game": "chess"}, "game"),
+    ],
 )
 def test_bad_facets_are_400_naming_the_parameter(client, params, field):
     response = get(client, "cards-list", **params)
@@ -109,7 +114,9 @@ def test_namesakes_list_the_same_name_in_other_products(client):
 def test_unknown_card_is_404_with_the_error_shape(client):
     response = get(client, "cards-detail", "core.no-such-card")
     assert response.status_code == 404
-    assert response.json() == {"error": {"code": "not_found", "message": "no card has the id 'core.no-such-card'", "details": {}}}
+    assert response.json() == {
+        "error": {"code": "not_found", "message": "no card has the id 'core.no-such-card'", "details": {}}
+    }
 
 
 def test_reads_are_cacheable_with_etags(client):
@@ -122,7 +129,9 @@ def test_reads_are_cacheable_with_etags(client):
 def test_autocomplete_suggests_names_by_prefix_then_by_word(client):
     results = get(client, "cards-autocomplete", q="clock").json()["results"]
     assert results[0]["name"] == "Clockwork Guardian"
-    assert any(r["name"] == "Clockwork Guardian" for r in get(client, "cards-autocomplete", q="guard").json()["results"])
+    assert any(
+        r["name"] == "Clockwork Guardian" for r in get(client, "cards-autocomplete", q="guard").json()["results"]
+    )
     assert get(client, "cards-autocomplete", q="").json() == {"results": []}
 
 
@@ -140,7 +149,18 @@ def test_openapi_schema_documents_the_cards_endpoints(client):
     schema = response.json()
     assert "/api/cards/" in schema["paths"] and "/api/cards/{uid}/" in schema["paths"]
     parameters = {p["name"] for p in schema["paths"]["/api/cards/"]["get"]["parameters"]}
-    assert {"q", "page", "page_size", "game", "set", "type", "trait", "level_min", "level_max", "ordering"} <= parameters
+    assert {
+        "q",
+        "page",
+        "page_size",
+        "game",
+        "set",
+        "type",
+        "trait",
+        "level_min",
+        "level_max",
+        "ordering",
+    } <= parameters
     assert client.get(reverse("api:docs")).status_code == 200
 
 

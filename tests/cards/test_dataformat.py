@@ -73,8 +73,12 @@ def test_printing_a_parsed_check_gives_the_canonical_form():
 
 @pytest.mark.parametrize(
     ("written", "complaint"),
-    [("Combat", "has no difficulty"), ("Swimming 5", "unknown skill 'Swimming'"), ("Combat 10 then", "empty part"),
-     ("12", "difficulty without a skill")],
+    [
+        ("Combat", "has no difficulty"),
+        ("Swimming 5", "unknown skill 'Swimming'"),
+        ("Combat 10 then", "empty part"),
+        ("12", "difficulty without a skill"),
+    ],
 )
 def test_unreadable_checks_say_what_is_wrong(written, complaint):
     with pytest.raises(CheckSyntaxError, match=complaint):
@@ -84,7 +88,8 @@ def test_unreadable_checks_say_what_is_wrong(written, complaint):
 def test_absent_facts_stay_unknown_and_empty_lists_stay_known_empty():
     card, issues = normalize_card(
         {"name": "Ghoul", "type": "monster", "immune": [], "provenance": {"book": "core", "section": "x"}},
-        set_game="pacg", set_language="en",
+        set_game="pacg",
+        set_language="en",
     )
     assert issues == []
     assert card["immune"] == [] and card["traits"] is None and card["check"] is None and card["level"] is None
@@ -93,12 +98,14 @@ def test_absent_facts_stay_unknown_and_empty_lists_stay_known_empty():
 def test_character_skills_deck_list_and_feat_boxes():
     card, issues = normalize_card(
         {
-            "name": "Amiri", "type": "character",
+            "name": "Amiri",
+            "type": "character",
             "skills": {"Strength": "d12 [+1 +2 +3]", "Melee": "Strength +2"},
             "deck_list": {"weapon": 4, "armor": "2 [3]"},
             "provenance": {"book": "core", "section": "Example of Play"},
         },
-        set_game="pacg", set_language="en",
+        set_game="pacg",
+        set_language="en",
     )
     assert issues == []
     assert card["data"]["skills"] == [
@@ -112,14 +119,18 @@ def test_levels_keep_b_c_p_as_printed_and_count_them_as_zero():
     for printed, level in (("B", 0), ("C", 0), ("P", 0), ("P1", 1), ("II", 2), (3, 3)):
         card, issues = normalize_card(
             {"name": "X", "type": "weapon", "level": printed, "provenance": {"book": "wotr", "section": "x"}},
-            set_game="pacg", set_language="en",
+            set_game="pacg",
+            set_language="en",
         )
         assert issues == [] and card["level"] == level
         assert card["level_code"] == (printed if isinstance(printed, str) else "")
 
 
 def test_errors_name_the_file_the_line_the_record_and_the_field(tmp_path):
-    path = write(tmp_path, HEADER + """\
+    path = write(
+        tmp_path,
+        HEADER
+        + """\
       - name: Ghoul
         type: monster
         check: Combat 11 + 2AN
@@ -129,7 +140,8 @@ def test_errors_name_the_file_the_line_the_record_and_the_field(tmp_path):
         check: Combat eleven
         colour: red
         provenance: {book: core, section: Example of Play}
-    """)
+    """,
+    )
     files, errors = load_files([path])
     messages = sorted(str(error) for error in errors)
     assert any(m.startswith(f"{path}:16: card #2 (Bad Card) field 'colour'") for m in messages), messages
@@ -138,19 +150,27 @@ def test_errors_name_the_file_the_line_the_record_and_the_field(tmp_path):
 
 
 def test_every_card_needs_its_source(tmp_path):
-    path = write(tmp_path, HEADER + """\
+    path = write(
+        tmp_path,
+        HEADER
+        + """\
       - name: Orphan
         type: weapon
-    """)
+    """,
+    )
     _, errors = load_files([path])
     assert [(e.line, e.field) for e in errors] == [(9, "provenance")]
 
 
 def test_two_cards_with_one_id_in_a_set_are_refused(tmp_path):
-    path = write(tmp_path, HEADER + """\
+    path = write(
+        tmp_path,
+        HEADER
+        + """\
       - {name: Dagger, type: weapon, provenance: {book: core, section: x}}
       - {name: dagger, type: weapon, provenance: {book: core, section: x}}
-    """)
+    """,
+    )
     _, errors = load_files([path])
     assert len(errors) == 1 and "already used" in errors[0].message and errors[0].line == 10
 
@@ -162,28 +182,45 @@ def test_broken_yaml_reports_its_line(tmp_path):
 
 
 def test_a_type_of_the_other_game_is_refused(tmp_path):
-    path = write(tmp_path, HEADER + """\
+    path = write(
+        tmp_path,
+        HEADER
+        + """\
       - {name: Elf Scout, type: hero, provenance: {book: aventuria, section: x}}
-    """)
+    """,
+    )
     _, errors = load_files([path])
     assert "hero is a aventuria type, the set is pacg" in errors[0].message
 
 
 def test_aventuria_action_tables_must_stay_within_1_to_20_without_overlap():
-    base = {"name": "Baron", "type": "opponent", "subtype": "leader", "provenance": {"book": "aventuria", "section": "x"}}
-    _, issues = normalize_card(base | {"action_table": [{"roll": "1-5", "effect": "a"}, {"roll": "5-8", "effect": "b"}]},
-                               set_game="aventuria", set_language="en")
+    base = {
+        "name": "Baron",
+        "type": "opponent",
+        "subtype": "leader",
+        "provenance": {"book": "aventuria", "section": "x"},
+    }
+    _, issues = normalize_card(
+        base | {"action_table": [{"roll": "1-5", "effect": "a"}, {"roll": "5-8", "effect": "b"}]},
+        set_game="aventuria",
+        set_language="en",
+    )
     assert issues and "overlaps" in issues[0].message
-    card, issues = normalize_card(base | {"life_points": "8 × heroes", "action_table": [{"roll": "1-19", "effect": "a"}, {"roll": 20, "effect": "b"}]},
-                                  set_game="aventuria", set_language="en")
+    card, issues = normalize_card(
+        base
+        | {"life_points": "8 × heroes", "action_table": [{"roll": "1-19", "effect": "a"}, {"roll": 20, "effect": "b"}]},
+        set_game="aventuria",
+        set_language="en",
+    )
     assert issues == [] and card["data"]["life_points"] == {"base": 0, "per_hero": 8}
 
 
 def test_csv_rows_become_cards_of_the_named_set(tmp_path):
     path = tmp_path / "cards.csv"
     path.write_text(
-        'set,name,type,level,traits,check,powers,provenance\n'
-        'test,Rusty Sword,weapon,0,Melee; Sword,Strength or Melee 6,"Reveal to add 1d4.\nDiscard to add 1d8.","[{""book"": ""homebrew"", ""section"": ""Test""}]"\n'
+        "set,name,type,level,traits,check,powers,provenance\n"
+        'test,Rusty Sword,weapon,0,Melee; Sword,Strength or Melee 6,"Reveal to add 1d4.\nDiscard to add 1d8.",'
+        '"[{""book"": ""homebrew"", ""section"": ""Test""}]"\n'
         'test,Broken,weapon,0,,Strength 6x,,"[{""book"": ""homebrew"", ""section"": ""Test""}]"\n',
         encoding="utf-8",
     )
@@ -194,7 +231,10 @@ def test_csv_rows_become_cards_of_the_named_set(tmp_path):
 
 
 def test_dump_then_load_gives_the_same_records(tmp_path):
-    path = write(tmp_path, HEADER + """\
+    path = write(
+        tmp_path,
+        HEADER
+        + """\
       - name: Clockwork Guardian
         type: henchman
         subtype: monster
@@ -203,7 +243,8 @@ def test_dump_then_load_gives_the_same_records(tmp_path):
         vulnerable: [Electricity]
         traits: [Construct, Veteran]
         provenance: [{book: core, section: Example of Play, quote: "vulnerable to Electricity"}]
-    """)
+    """,
+    )
     files, errors = load_files([path])
     assert errors == []
     text = dump_document(files[0].set, files[0].cards)

@@ -29,8 +29,16 @@ def test_browser_facets_filter(client):
 
 def test_card_page_is_laid_out_like_the_card(client):
     page = client.get(reverse("cards:detail", args=["core.clockwork-guardian"])).content.decode()
-    for fact in ("Clockwork Guardian", "Henchman", "Combat 13 + 2AN or Arcane or Knowledge 7 + AN", "Mental, Poison",
-                 "Electricity", "Where this comes from", "Example of Play", "Namesakes"):
+    for fact in (
+        "Clockwork Guardian",
+        "Henchman",
+        "Combat 13 + 2AN or Arcane or Knowledge 7 + AN",
+        "Mental, Poison",
+        "Electricity",
+        "Where this comes from",
+        "Example of Play",
+        "Namesakes",
+    ):
         assert fact in page, fact
 
 

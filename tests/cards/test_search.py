@@ -24,7 +24,10 @@ def uids(query: str, **options) -> set[str]:  # type: ignore[no-untyped-def]
 def test_undead_monsters():
     found = names("t:monster trait:undead")
     assert "Ghoul" in found
-    assert all("undead" in [t.lower() for t in Card.objects.get(name=n, type__in=["monster", "henchman", "villain"]).traits] for n in found)
+    assert all(
+        "undead" in [t.lower() for t in Card.objects.get(name=n, type__in=["monster", "henchman", "villain"]).traits]
+        for n in found
+    )
 
 
 def test_immune_to_mental():
@@ -123,10 +126,29 @@ def test_malformed_queries_say_what_is_wrong_and_where(query, message, position)
 
 
 AGREEMENT_QUERIES = [
-    "", "ghoul", "t:monster", "t:boon level=0", "-t:blessing level=0 or t:loot", "trait:undead or trait:fey",
-    "immune:mental -vuln:electricity", "check:arcane diff<=7", "check:combat diff>10", "hand>=5",
-    '"magic eye"', '!"Ezren"', "o:explore", "name:kobold", "is:basic", "is:homebrew", "lang:es", "game:aventuria",
-    "set:core (t:spell or t:item) -level>0", "level!=0", "t:character skill:arcane", "kw:guard", "is:incomplete",
+    "",
+    "ghoul",
+    "t:monster",
+    "t:boon level=0",
+    "-t:blessing level=0 or t:loot",
+    "trait:undead or trait:fey",
+    "immune:mental -vuln:electricity",
+    "check:arcane diff<=7",
+    "check:combat diff>10",
+    "hand>=5",
+    '"magic eye"',
+    '!"Ezren"',
+    "o:explore",
+    "name:kobold",
+    "is:basic",
+    "is:homebrew",
+    "lang:es",
+    "game:aventuria",
+    "set:core (t:spell or t:item) -level>0",
+    "level!=0",
+    "t:character skill:arcane",
+    "kw:guard",
+    "is:incomplete",
 ]
 
 

@@ -25,11 +25,15 @@ def staff_client(client):  # type: ignore[no-untyped-def]
 
 
 def upload(client, text: str, name: str = "homebrew.yaml"):  # type: ignore[no-untyped-def]
-    return client.post(reverse("admin:cards_importjob_upload"),
-                       {"file": SimpleUploadedFile(name, text.encode(), content_type="application/x-yaml")})
+    return client.post(
+        reverse("admin:cards_importjob_upload"),
+        {"file": SimpleUploadedFile(name, text.encode(), content_type="application/x-yaml")},
+    )
 
 
-def test_admin_import_runs_as_a_task_and_reports_progress(staff_client, private_index, django_capture_on_commit_callbacks):
+def test_admin_import_runs_as_a_task_and_reports_progress(
+    staff_client, private_index, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(staff_client, GOOD)
     job = ImportJob.objects.get()
@@ -42,7 +46,9 @@ def test_admin_import_runs_as_a_task_and_reports_progress(staff_client, private_
     assert b'role="progressbar"' in watch.content
 
 
-def test_admin_import_of_a_bad_file_fails_with_its_problems_and_changes_nothing(staff_client, django_capture_on_commit_callbacks):
+def test_admin_import_of_a_bad_file_fails_with_its_problems_and_changes_nothing(
+    staff_client, django_capture_on_commit_callbacks
+):
     before = Card.objects.count()
     with django_capture_on_commit_callbacks(execute=True):
         upload(staff_client, GOOD.replace("Combat 9 + AN", "Combat nine"))

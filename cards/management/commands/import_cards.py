@@ -10,8 +10,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("paths", nargs="+", type=Path, help="files, or directories of .yaml/.json/.csv files")
-        parser.add_argument("--prune", action="store_true",
-                            help="delete cards of the imported sets that the files no longer contain")
+        parser.add_argument(
+            "--prune", action="store_true", help="delete cards of the imported sets that the files no longer contain"
+        )
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
         paths = expand(options["paths"])
