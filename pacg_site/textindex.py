@@ -7,6 +7,7 @@ reused across requests (opening one per request would dominate query time).
 
 from __future__ import annotations
 
+import fcntl
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -42,19 +43,34 @@ def _open(name: str, schema: Schema) -> whoosh_index.Index:
     return whoosh_index.create_in(str(path), schema)
 
 
+@contextmanager
+def _exclusive(name: str) -> Iterator[None]:
+    """One rebuild at a time across processes (a web process and a worker may both start one):
+    creating an index while another process writes it would lose or duplicate documents."""
+    path = index_dir(name)
+    path.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f".{name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def rebuild(name: str, schema: Schema, documents: Iterable[dict[str, Any]]) -> int:
     """Replace the whole index in one commit: readers see the old index until it lands."""
-    ix = _open(name, schema)
-    writer = ix.writer(timeout=WRITE_LOCK_TIMEOUT, procs=1, limitmb=256)
-    count = 0
-    try:
-        for document in documents:
-            writer.add_document(**document)
-            count += 1
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit(mergetype=CLEAR)
+    with _exclusive(name):
+        ix = _open(name, schema)
+        writer = ix.writer(timeout=WRITE_LOCK_TIMEOUT, procs=1, limitmb=256)
+        count = 0
+        try:
+            for document in documents:
+                writer.add_document(**document)
+                count += 1
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit(mergetype=CLEAR)
     return count
 
 

@@ -32,8 +32,18 @@ def isolated_data_dir(tmp_path_factory):  # type: ignore[no-untyped-def]
     return root
 
 
+@pytest.fixture(scope="session", autouse=True)
+def eager_by_default():  # type: ignore[no-untyped-def]
+    """Tasks run in-process, from the session's own setup on; only `worker` tests use the
+    broker (see eager_celery)."""
+    previous = celery_app.conf.task_always_eager, settings.CELERY_TASK_ALWAYS_EAGER
+    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER = True
+    yield
+    celery_app.conf.task_always_eager, settings.CELERY_TASK_ALWAYS_EAGER = previous
+
+
 @pytest.fixture(scope="session")
-def django_db_setup(isolated_data_dir, django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+def django_db_setup(isolated_data_dir, eager_by_default, django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     """The bundled cards and their index, once per run; each test's transaction rolls back
     whatever it changes."""
     with django_db_blocker.unblock():
@@ -44,13 +54,12 @@ def django_db_setup(isolated_data_dir, django_db_setup, django_db_blocker):  # t
 @pytest.fixture(autouse=True)
 def eager_celery(request):  # type: ignore[no-untyped-def]
     """Tasks run in-process unless a test asks for the real worker."""
-    eager = "worker" not in request.keywords
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = eager
-    settings.CELERY_TASK_ALWAYS_EAGER = eager
+    if "worker" not in request.keywords:
+        yield
+        return
+    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER = False
     yield
-    celery_app.conf.task_always_eager = previous
-    settings.CELERY_TASK_ALWAYS_EAGER = previous
+    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER = True
 
 
 @pytest.fixture
