@@ -1,12 +1,41 @@
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 
 from .dataformat.checks import format_check
 from .dataformat.schema import GAMES, SET_KINDS, TYPES
+
+
+class OrderedJSONField(models.TextField):
+    """JSON stored as text. PostgreSQL's jsonb sorts object keys, and their order is part of
+    the data (a deck list reads weapon, spell, armor...; export must give back what was
+    imported). Searches never look inside these values; CardTag holds the searchable facts."""
+
+    def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
+        return None if value is None else json.loads(value)
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError as error:
+                raise ValidationError(f"not valid JSON: {error}") from error
+        return value
+
+    def get_prep_value(self, value: Any) -> str | None:
+        return None if value is None else json.dumps(value, ensure_ascii=False)
+
+    def value_to_string(self, obj: models.Model) -> str:
+        return self.get_prep_value(self.value_from_object(obj)) or ""
+
+    def formfield(self, **kwargs: Any) -> forms.Field:
+        return forms.JSONField(required=not self.blank, **kwargs)
 
 
 class CardSet(models.Model):
@@ -19,11 +48,11 @@ class CardSet(models.Model):
     language = models.CharField(max_length=5, default="en")
     ruleset = models.CharField(max_length=20, blank=True)
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="children")
-    aliases = models.JSONField(default=list, blank=True)
+    aliases = OrderedJSONField(default=list, blank=True)
     description = models.TextField(blank=True)
     homebrew = models.BooleanField(default=False)
     order = models.PositiveIntegerField(default=0)
-    provenance = models.JSONField(default=list)
+    provenance = OrderedJSONField(default=list)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -46,20 +75,20 @@ class Card(models.Model):
     subtype = models.CharField(max_length=30, blank=True)
     level = models.PositiveSmallIntegerField(null=True, blank=True, db_index=True)
     level_code = models.CharField(max_length=5, blank=True)
-    traits = models.JSONField(null=True, blank=True)
-    check_data = models.JSONField(null=True, blank=True)  # the record's "check" (Model.check is taken)
-    immune = models.JSONField(null=True, blank=True)
-    vulnerable = models.JSONField(null=True, blank=True)
-    resistant = models.JSONField(null=True, blank=True)
+    traits = OrderedJSONField(null=True, blank=True)
+    check_data = OrderedJSONField(null=True, blank=True)  # the record's "check" (Model.check is taken)
+    immune = OrderedJSONField(null=True, blank=True)
+    vulnerable = OrderedJSONField(null=True, blank=True)
+    resistant = OrderedJSONField(null=True, blank=True)
     owner = models.CharField(max_length=100, null=True, blank=True)
-    powers = models.JSONField(null=True, blank=True)
+    powers = OrderedJSONField(null=True, blank=True)
     text = models.TextField(blank=True)
-    aliases = models.JSONField(null=True, blank=True)
+    aliases = OrderedJSONField(null=True, blank=True)
     language = models.CharField(max_length=5, default="en")
     notes = models.TextField(blank=True)
-    incomplete = models.JSONField(default=list, blank=True)
-    provenance = models.JSONField(default=list)
-    data = models.JSONField(default=dict, blank=True)
+    incomplete = OrderedJSONField(default=list, blank=True)
+    provenance = OrderedJSONField(default=list)
+    data = OrderedJSONField(default=dict, blank=True)
     # Folded words between spaces (" ghoul | undead "), see cards.search.words: plain ORM
     # queries match whole words with them, exactly as the search index does.
     name_words = models.TextField(blank=True)  # name and aliases
@@ -158,8 +187,8 @@ class ImportJob(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     total = models.PositiveIntegerField(default=0)
     processed = models.PositiveIntegerField(default=0)
-    summary = models.JSONField(default=dict, blank=True)
-    errors = models.JSONField(default=list, blank=True)
+    summary = OrderedJSONField(default=dict, blank=True)
+    errors = OrderedJSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
