@@ -68,12 +68,14 @@ def detail(request: HttpRequest, uid: str) -> HttpResponse:
         "links": related_by_name(names, game=card.game),
         "namesakes": namesakes(card),
         "unknown": _unknown(card),
+        "incomplete": [name.replace("_", " ") for name in card.incomplete],
     }
     return render(request, "cards/detail.html", context)
 
 
 def _unknown(card: Card) -> list[str]:
-    fields = ["level", "traits", "powers", *TYPES[card.type].fields]
+    levelled = TYPES[card.type].group in {"bane", "boon", "support"} or card.game == "aventuria"
+    fields = [*(["level"] if levelled else []), "traits", "powers", *TYPES[card.type].fields]
     known = {key for key, value in card.as_record().items() if value not in (None, "")} | set(card.data)
     skip = {
         "owner",
