@@ -20,6 +20,7 @@ def setup_django(data_dir: str | None = None) -> Path:
     """Django on a fresh data dir (SQLite file + index) unless DATABASE_URL names a database."""
     directory = Path(data_dir or tempfile.mkdtemp(prefix="pacg-bench-"))
     os.environ["PACG_DATA_DIR"] = str(directory)
+    os.environ.setdefault("PACG_EMBEDDING_CACHE", str(ROOT / "var" / "cache" / "embeddings"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pacg_site.settings")
     os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
     sys.path.insert(0, str(ROOT))

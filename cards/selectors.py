@@ -137,3 +137,18 @@ def related_by_name(names: list[str], *, game: str) -> dict[str, Card]:
     for card in Card.objects.filter(name_folded__in=folded, card_set__game=game).select_related("card_set"):
         found.setdefault(folded[card.name_folded], card)
     return found
+
+
+def cards_named_in(text: str, *, game: str, limit: int = 5, exclude_words: frozenset[str] = frozenset()) -> list[Card]:
+    """Cards whose full name appears in the text ("does Longspear reroll ..."). Single-word
+    names count only when long enough and not one of `exclude_words` (rules vocabulary)."""
+    tokens = [token.strip(".,;:!?¿¡()\"'«»") for token in fold(text).split()]
+    tokens = [token for token in tokens if token]
+    grams = {
+        " ".join(tokens[i : i + n])
+        for n in range(1, 6)
+        for i in range(len(tokens) - n + 1)
+        if n > 1 or (len(tokens[i]) >= 5 and tokens[i] not in exclude_words)
+    }
+    found = Card.objects.filter(name_folded__in=grams, card_set__game=game).select_related("card_set")
+    return list(found.order_by("-card_set__order", "name")[:limit])

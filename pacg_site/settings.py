@@ -177,6 +177,9 @@ MEDIA_ROOT = DATA_DIR / "uploads"
 
 # Search indexes live in the data dir so each deployment (and each test run) has its own.
 SEARCH_INDEX_DIR = DATA_DIR / "index"
+# Vectors of rulebook text (rules.embeddings) depend only on the text: tests and benchmarks may
+# share one cache across data dirs.
+EMBEDDING_CACHE_DIR = Path(os.environ.get("PACG_EMBEDDING_CACHE") or DATA_DIR / "cache" / "embeddings")
 
 REDIS_URL = parse_redis_url("REDIS_URL")
 BROKER_URL = parse_redis_url("CELERY_BROKER_URL") or REDIS_URL

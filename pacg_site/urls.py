@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from cards import api as cards_api
+from rules import api as rules_api
 
 from . import accounts, views
 
@@ -15,6 +16,11 @@ api_patterns = [
     path("cards/search-help/", cards_api.SearchHelpAPI.as_view(), name="cards-search-help"),
     path("cards/<str:uid>/", cards_api.CardDetailAPI.as_view(), name="cards-detail"),
     path("sets/", cards_api.SetListAPI.as_view(), name="sets-list"),
+    path("rules/search/", rules_api.RulesSearchAPI.as_view(), name="rules-search"),
+    path("rules/ask/", rules_api.AskAPI.as_view(), name="rules-ask"),
+    path("rules/books/", rules_api.BookListAPI.as_view(), name="rules-books"),
+    path("rules/conflicts/", rules_api.ConflictsAPI.as_view(), name="rules-conflicts"),
+    path("rules/passages/<slug:book>/<slug:anchor>/", rules_api.PassageAPI.as_view(), name="rules-passage"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
@@ -26,4 +32,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include((api_patterns, "api"))),
     path("cards/", include("cards.urls")),
+    path("rules/", include("rules.urls")),
 ]

@@ -19,5 +19,17 @@ class APIRoot(APIView):
 
     @extend_schema(exclude=True)
     def get(self, request: Request) -> Response:
-        names = ["cards-list", "cards-autocomplete", "cards-search-help", "sets-list", "schema", "docs", "token"]
+        names = [
+            "cards-list",
+            "cards-autocomplete",
+            "cards-search-help",
+            "sets-list",
+            "rules-search",
+            "rules-ask",
+            "rules-books",
+            "rules-conflicts",
+            "schema",
+            "docs",
+            "token",
+        ]
         return Response({name: reverse(f"api:{name}", request=request) for name in names})

@@ -10,6 +10,7 @@ from cards.models import Card
 from cards.services import import_card_files, rebuild_index
 from pacg_site import textindex
 from pacg_site.celery import app as celery_app
+from rules.services import import_bundled_rulebooks, rebuild_rules_index
 
 CARD_DATA = Path(settings.BASE_DIR) / "cards" / "data"
 REQUIRE_SERVICES = os.environ.get("PACG_REQUIRE_SERVICES") == "1"
@@ -23,6 +24,9 @@ def load_bundled_cards() -> None:
 def isolated_data_dir(tmp_path_factory):  # type: ignore[no-untyped-def]
     """Indexes and uploads of this run go to a temporary dir, never to the dev site's var/.
     CI names the dir in PACG_DATA_DIR because its Celery worker must share it."""
+    if not os.environ.get("PACG_EMBEDDING_CACHE"):
+        # Rulebook vectors depend only on the text: keep them between runs (var/ is not committed).
+        settings.EMBEDDING_CACHE_DIR = Path(settings.BASE_DIR) / "var" / "cache" / "embeddings"
     if os.environ.get("PACG_DATA_DIR"):
         return Path(settings.DATA_DIR)
     root = tmp_path_factory.mktemp("data")
@@ -49,6 +53,8 @@ def django_db_setup(isolated_data_dir, eager_by_default, django_db_setup, django
     with django_db_blocker.unblock():
         load_bundled_cards()
         rebuild_index()
+        import_bundled_rulebooks()
+        rebuild_rules_index()
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +76,8 @@ def bundled_cards(django_db_blocker):  # type: ignore[no-untyped-def]
         if not Card.objects.exists():
             load_bundled_cards()
             rebuild_index()
+            import_bundled_rulebooks()
+            rebuild_rules_index()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 
 from cards.services import import_card_files, rebuild_index
 from pacg_site import textindex
+from rules.services import import_bundled_rulebooks, rebuild_rules_index
 
 CARD_DATA = Path(settings.BASE_DIR) / "cards" / "data"
 
@@ -26,7 +27,13 @@ class Command(BaseCommand):
             f"cards: {len(files)} files, {summary.created} created, {summary.updated} updated, "
             f"{summary.unchanged} unchanged, {summary.deleted} deleted"
         )
-        if summary.changed or not textindex.exists("cards"):
+        # Imports that change anything rebuild their index themselves (a task on commit).
+        if not textindex.exists("cards"):
             self.stdout.write(f"cards index: {rebuild_index()} cards indexed")
-        else:
-            self.stdout.write("cards index: up to date")
+
+        books = import_bundled_rulebooks()
+        for book in books:
+            state = "imported" if book.changed else "unchanged"
+            self.stdout.write(f"rulebook {book.slug}: {state}, {book.passages} passages")
+        if not textindex.exists("rules"):
+            self.stdout.write(f"rules index: {rebuild_rules_index()} passages indexed")

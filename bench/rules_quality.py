@@ -1,0 +1,125 @@
+"""Quality of the rules assistant on tests/rules/eval/questions.yaml: recall@1, recall@5 and
+MRR@10 per book and overall, on the dev and held-out halves, for the full pipeline and for
+each piece switched off (to keep only what helps).
+
+    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both] [--ablations]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, report, setup_django  # noqa: E402
+
+QUESTIONS = ROOT / "tests" / "rules" / "eval" / "questions.yaml"
+
+
+def normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def rank_of_answer(question: dict, hits: list, passages: dict) -> int | None:  # type: ignore[type-arg]
+    for rank, hit in enumerate(hits, start=1):
+        passage = passages[hit.pid]
+        text = normal(passage.text)
+        for expected in question["expected"]:
+            if passage.book.slug == expected["book"] and normal(expected["phrase"]) in text:
+                return rank
+    return None
+
+
+def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    from rules.models import Passage
+    from rules.selectors import search_passages
+
+    by_book: dict[str, list[int | None]] = defaultdict(list)
+    misses = []
+    for question in questions:
+        hits, _, _, _ = search_passages(
+            question["question"],
+            game=question.get("game"),
+            books=[question["book"]] if question.get("book") else None,
+            limit=10,
+            pipeline=pipeline,
+        )
+        passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits])
+        rank = rank_of_answer(question, hits, passages)
+        books = {expected["book"] for expected in question["expected"]}
+        for book in books:
+            by_book[book].append(rank)
+        by_book["overall"].append(rank)
+        if rank is None or rank > 5:
+            misses.append({"id": question["id"], "question": question["question"], "rank": rank})
+
+    def metrics(ranks: list[int | None]) -> dict[str, float]:
+        n = len(ranks)
+        return {
+            "n": n,
+            "recall@1": round(sum(r == 1 for r in ranks) / n, 3),
+            "recall@5": round(sum(r is not None and r <= 5 for r in ranks) / n, 3),
+            "mrr@10": round(sum(1 / r for r in ranks if r is not None and r <= 10) / n, 3),
+        }
+
+    return {"metrics": {book: metrics(ranks) for book, ranks in sorted(by_book.items())}, "misses": misses}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--split", choices=["dev", "heldout", "both"], default="both")
+    parser.add_argument("--ablations", action="store_true", help="also measure the pipeline without each piece")
+    parser.add_argument("--misses", action="store_true", help="list the questions answered below rank 5")
+    args = parser.parse_args()
+    setup_django()
+
+    from rules.search import BOOSTS
+    from rules.selectors import FULL, Pipeline
+    from rules.services import import_bundled_rulebooks, rebuild_rules_index
+
+    import_bundled_rulebooks()
+    rebuild_rules_index()
+    questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
+    splits = ["dev", "heldout"] if args.split == "both" else [args.split]
+    pipelines = {"full": FULL}
+    if args.ablations:
+        flat = {**BOOSTS, "heading": 1.0, "term": 1.0, "same_language": 1.0}
+        bare = {
+            "spelling": False,
+            "expansion": False,
+            "terms": False,
+            "dense": False,
+            "glossary_weight": 1.0,
+            "named_book_weight": 1.0,
+        }
+        pipelines |= {
+            "plain_bm25": Pipeline(**bare, boosts=flat),
+            "bm25+boosts": Pipeline(**bare, boosts=dict(BOOSTS)),
+            "bm25+boosts+concept_expansion": Pipeline(**{**bare, "expansion": True}, boosts=dict(BOOSTS)),
+            "embeddings_only": Pipeline(dense_weight=1.0),
+            "without_embeddings": Pipeline(dense=False),
+            "without_spelling": Pipeline(spelling=False),
+            "without_concept_expansion": Pipeline(expansion=False),
+            "with_concept_tags": Pipeline(concepts=True),
+            "without_glossary_terms": Pipeline(terms=False),
+            "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0),
+            "flat_boosts": Pipeline(boosts=flat),
+        }
+    figures: dict = {"benchmark": "rules_quality", "questions": len(questions)}  # type: ignore[type-arg]
+    for split in splits:
+        subset = [q for q in questions if q["split"] == split]
+        for name, pipeline in pipelines.items():
+            result = evaluate(subset, pipeline)
+            figures[f"{split}/{name}"] = result["metrics"]
+            if args.misses and name == "full":
+                figures[f"{split}/misses"] = result["misses"]
+    figures["targets (heldout)"] = {"recall@5 overall": 0.95, "recall@5 per book": 0.90, "mrr@10": 0.80}
+    report(figures)
+
+
+if __name__ == "__main__":
+    main()

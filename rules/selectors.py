@@ -1,0 +1,619 @@
+"""Reads of the rules app: passage search and the rules assistant (ask)."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cards.dataformat.text import fold
+from cards.models import Card
+from cards.selectors import cards_named_in
+from pacg_site import textindex
+from pacg_site.api import DomainError
+
+from . import search
+from .concepts import concept_table
+from .embeddings import encoder
+from .models import Passage, Rulebook
+
+CONFLICTS_FILE = Path(__file__).resolve().parent / "conflicts.yaml"
+MAX_QUESTION = 300
+# Below this fused score the best passage is too far from the question to be an answer: every
+# dev question's best passage scored 0.446 or more, off-topic questions 0.20-0.48 ("how do I
+# change a car tyre" is the one that passes).
+CONFIDENCE = 0.44
+# Words of the question itself, not of its subject.
+QUESTION_WORDS = {
+    "en": {
+        "how",
+        "what",
+        "where",
+        "which",
+        "who",
+        "why",
+        "when",
+        "do",
+        "does",
+        "did",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "happen",
+        "happens",
+        "get",
+        "gets",
+        "work",
+        "works",
+        "rule",
+        "rules",
+        "there",
+        "any",
+        "should",
+        "would",
+        "could",
+        "has",
+        "had",
+        "than",
+        "then",
+        "so",
+        "about",
+        "explain",
+        "mean",
+        "means",
+    },
+    "es": {
+        "que",
+        "como",
+        "cuando",
+        "donde",
+        "cual",
+        "cuales",
+        "quien",
+        "por",
+        "puedo",
+        "puede",
+        "se",
+        "es",
+        "son",
+        "hay",
+        "hace",
+        "regla",
+        "reglas",
+        "significa",
+    },
+}
+
+
+class InvalidQuestion(DomainError):
+    code = "invalid_question"
+
+
+@dataclass
+class Answer:
+    question: str
+    game: str
+    found: bool
+    results: list[dict[str, Any]]
+    glossary: list[dict[str, Any]] = field(default_factory=list)
+    did_you_mean: str | None = None
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    concepts: list[str] = field(default_factory=list)
+
+
+def _ensure_index() -> None:
+    if not textindex.exists(search.NAME):
+        from .services import rebuild_rules_index
+
+        rebuild_rules_index()
+
+
+def _words(question: str) -> list[str]:
+    return [w for w in search.plain_words(question) if w not in QUESTION_WORDS["en"] | QUESTION_WORDS["es"]]
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """The pieces of the assistant, each of which bench/rules_quality.py can switch off to
+    measure what it adds; the defaults are what the site runs."""
+
+    spelling: bool = True  # correct words the books never use
+    concepts: bool = False  # match the question's concepts on passage tags (measured: it hurt; see README)
+    expansion: bool = True  # add the concepts' words in the other editions and languages
+    terms: bool = True  # glossary entries named by the question
+    dense: bool = True  # sentence embeddings, fused with the word ranking
+    dense_weight: float = 0.7  # share of the embedding similarity in the fused score
+    fusion: str = "linear"  # linear (scores) or rrf (reciprocal ranks)
+    glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
+    named_book_weight: float = 1.5  # "in wrath ..." prefers the book the question names
+    per_book: int = 5  # at most this many passages of one book in the top five, when others answer
+    boosts: dict[str, float] = field(default_factory=lambda: dict(search.BOOSTS))
+
+
+FULL = Pipeline()
+MAX_EXPANSION = 12
+
+
+@lru_cache(maxsize=256)
+def _suggestions_cached(question: str, generation: int) -> tuple[tuple[str, str], ...]:
+    return tuple(search.suggestions(_words(question)).items())
+
+
+def _suggestions(question: str) -> dict[str, str]:
+    """Spelling corrections; the same for both games, so a question asks the corrector once."""
+    return dict(_suggestions_cached(question, search.generation()))
+
+
+def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple[search.Question, dict[str, str]]:
+    """Stems in both languages, concepts and their other words, glossary terms, corrections."""
+    corrections = _suggestions(question) if pipeline.spelling else {}
+    corrected = question
+    for wrong, right in corrections.items():
+        corrected = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, corrected)
+    concepts = concept_table()
+    mentioned = list(dict.fromkeys(m.concept for m in concepts.mentions(corrected, game)))
+    expansion = (
+        " ".join(word for concept in mentioned for word in concepts.concepts[concept].words)
+        if pipeline.expansion
+        else ""
+    )
+    plain = _words(corrected)
+    words = {language: search.analyze(" ".join(plain), language) for language in search.LANGUAGES}
+    # The concepts' other words, new ones only and at most a dozen a language: each word is
+    # four more clauses in the query, and the ranking gains nothing from the long tail.
+    expanded = {
+        language: [w for w in dict.fromkeys(search.analyze(expansion, language)) if w not in words[language]][
+            :MAX_EXPANSION
+        ]
+        for language in search.LANGUAGES
+    }
+    terms = [" ".join(plain[i : i + n]) for n in (1, 2, 3) for i in range(len(plain) - n + 1)] if pipeline.terms else []
+    if pipeline.terms and pipeline.expansion:
+        terms += [" ".join(search.plain_words(w)) for concept in mentioned for w in concepts.concepts[concept].words]
+    question_language = language_of(question)
+    return (
+        search.Question(
+            words=words,
+            concepts=mentioned if pipeline.concepts else [],
+            terms=terms,
+            expanded=expanded,
+            language=question_language,
+            books=frozenset(books_named(question)),
+        ),
+        corrections,
+    )
+
+
+_SPANISH = {
+    "que",
+    "el",
+    "la",
+    "los",
+    "las",
+    "de",
+    "del",
+    "en",
+    "un",
+    "una",
+    "se",
+    "mi",
+    "mis",
+    "si",
+    "y",
+    "con",
+    "por",
+    "para",
+    "cuando",
+    "como",
+    "puedo",
+    "hay",
+    "es",
+    "al",
+    "lo",
+    "le",
+    "o",
+    "no",
+    "tengo",
+    "pasa",
+}
+_ENGLISH = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "on",
+    "to",
+    "is",
+    "are",
+    "my",
+    "i",
+    "if",
+    "and",
+    "or",
+    "with",
+    "for",
+    "can",
+    "do",
+    "does",
+    "what",
+    "how",
+    "when",
+    "where",
+    "it",
+    "you",
+    "your",
+}
+
+
+def language_of(question: str) -> str:
+    """es or en, from the question's small words and Spanish punctuation."""
+    words = search.plain_words(question)
+    spanish = sum(word in _SPANISH for word in words) + 2 * ("¿" in question or "ñ" in question)
+    english = sum(word in _ENGLISH for word in words)
+    return "es" if spanish > english else "en"
+
+
+def named_cards(question: str) -> dict[str, list[Card]]:
+    """The cards the question names, per game (a card name settles which game it is about)."""
+    table = concept_table()
+    return {
+        game: cards_named_in(question, game=game, exclude_words=table.vocabulary(game))
+        for game in ("pacg", "aventuria")
+    }
+
+
+def _game_of(question: str, game: str | None, books: list[str], cards: dict[str, list[Card]]) -> tuple[str, bool]:
+    """The game the question is about, and whether that is certain (given, or only one game's
+    words in the question); when it is not, both games are searched and the better answer wins."""
+    if game:
+        return game, True
+    if books:
+        return Rulebook.objects.filter(slug__in=books).values_list("game", flat=True).first() or "pacg", True
+    table = concept_table()
+    votes = {"pacg": 0, "aventuria": 0}
+    for mention in table.mentions(question):
+        votes[table.concepts[mention.concept].game] += 1
+    named = {"aventuria" if book == "aventuria" else "pacg" for book in books_named(question)}
+    if len(named) == 1:
+        return named.pop(), True
+    with_cards = {g for g, found in cards.items() if found}
+    if len(with_cards) == 1:  # "can I use the Longspear to reroll" is about the game of the Longspear
+        return with_cards.pop(), True
+    chosen = "aventuria" if votes["aventuria"] > votes["pacg"] else "pacg"
+    return chosen, min(votes.values()) == 0 and max(votes.values()) > 0
+
+
+def validate(question: str) -> str:
+    question = " ".join(question.split())
+    if not question:
+        raise InvalidQuestion("ask a question: q is empty", details={"q": question})
+    if len(question) > MAX_QUESTION:
+        raise InvalidQuestion(f"q is longer than {MAX_QUESTION} characters", details={"length": len(question)})
+    return question
+
+
+def check_filters(game: str | None, books: list[str], kinds: list[str]) -> None:
+    if game and game not in {"pacg", "aventuria"}:
+        raise InvalidQuestion(f"game must be pacg or aventuria, not {game!r}", details={"game": game})
+    known = set(Rulebook.objects.values_list("slug", flat=True))
+    unknown = [book for book in books if book not in known]
+    if unknown:
+        raise InvalidQuestion(
+            f"no rulebook has the slug {unknown[0]!r}; use one of {', '.join(sorted(known))}", details={"book": unknown}
+        )
+    bad_kinds = [kind for kind in kinds if kind not in Passage.KINDS]
+    if bad_kinds:
+        raise InvalidQuestion(f"kind must be one of {', '.join(Passage.KINDS)}", details={"kind": bad_kinds})
+
+
+def search_passages(
+    query: str,
+    *,
+    game: str | None = None,
+    books: list[str] | None = None,
+    kinds: list[str] | None = None,
+    limit: int = 10,
+    pipeline: Pipeline = FULL,
+    cards: dict[str, list[Card]] | None = None,
+) -> tuple[list[search.Hit], search.Question, str, dict[str, str]]:
+    query = validate(query)
+    books, kinds = books or [], kinds or []
+    check_filters(game, books, kinds)
+    _ensure_index()
+    chosen, certain = _game_of(query, game, books, cards if cards is not None else named_cards(query))
+    vector = _embedding(query) if pipeline.dense else None
+    prepared, corrections = prepare(query, chosen, pipeline)
+    hits = _ranked(prepared, vector, pipeline, games=[chosen], books=books, kinds=kinds, limit=limit)
+    if not certain:
+        # The question's words don't settle the game: ask both, keep the better answer.
+        other = "aventuria" if chosen == "pacg" else "pacg"
+        other_prepared, other_corrections = prepare(query, other, pipeline)
+        other_hits = _ranked(other_prepared, vector, pipeline, games=[other], books=[], kinds=kinds, limit=limit)
+        if other_hits and (not hits or other_hits[0].score > hits[0].score * 1.3):
+            return other_hits, other_prepared, other, other_corrections
+    return hits, prepared, chosen, corrections
+
+
+def _embedding(question: str):  # type: ignore[no-untyped-def]
+    model = encoder()
+    return model.encode([question])[0] if model is not None else None
+
+
+def _ranked(
+    question: search.Question,
+    vector: Any,
+    pipeline: Pipeline,
+    *,
+    games: list[str],
+    books: list[str],
+    kinds: list[str],
+    limit: int,
+) -> list[search.Hit]:
+    """Word ranking (BM25 with boosts and concepts) fused with embedding similarity: each
+    candidate scores (1 - w) x its BM25 score relative to the best + w x its cosine."""
+    words = search.search(
+        question, games=games, books=books, kinds=kinds, limit=search.RERANK_DEPTH, boosts=pipeline.boosts
+    )
+    if vector is None:
+        return words[:limit]
+    cosines = search.similarities(vector, games=games, books=books, kinds=kinds)
+    top_words = words[0].score if words else 1.0
+    by_words = {hit.pid: hit.score / top_words for hit in words}
+    by_meaning = sorted(cosines.values(), key=lambda hit: -hit.score)[: search.RERANK_DEPTH]
+    candidates = {hit.pid: hit for hit in [*words, *by_meaning]}
+    weight = pipeline.dense_weight
+    if pipeline.fusion == "rrf":
+        word_rank = {hit.pid: rank for rank, hit in enumerate(words, start=1)}
+        meaning_rank = {hit.pid: rank for rank, hit in enumerate(by_meaning, start=1)}
+        fused = [
+            search.Hit(
+                pid,
+                hit.book,
+                hit.kind,
+                round(
+                    (1 - weight) / (RRF_K + word_rank.get(pid, 1000)) + weight / (RRF_K + meaning_rank.get(pid, 1000)),
+                    6,
+                ),
+            )
+            for pid, hit in candidates.items()
+        ]
+    else:
+        fused = [
+            search.Hit(
+                pid, hit.book, hit.kind, round((1 - weight) * by_words.get(pid, 0.0) + weight * cosines[pid].score, 4)
+            )
+            for pid, hit in candidates.items()
+            if pid in cosines
+        ]
+    return fused[:limit] if not fused else _rerank(fused, question, pipeline)[:limit]
+
+
+RRF_K = 20
+
+BOOK_NAMES = {
+    "core": ("core set", "core rules", "core rulebook"),
+    "wotr": ("wrath of the righteous", "wrath", "wotr"),
+    "rotr_es": ("rise of the runelords", "runelords", "rotr", "señores de las runas", "auge de los señores"),
+    "aventuria": ("aventuria", "chalices of power"),
+}
+
+
+def books_named(question: str) -> set[str]:
+    folded = fold(question)
+    return {book for book, names in BOOK_NAMES.items() if any(re.search(rf"\b{fold(n)}\b", folded) for n in names)}
+
+
+def _rerank(hits: list[search.Hit], question: search.Question, pipeline: Pipeline) -> list[search.Hit]:
+    """Priors the ranking functions don't know: glossary entries are shown apart, a book the
+    question names comes first, and the top five show more than one book when others answer."""
+    named = question.books
+    rescored = sorted(
+        (
+            search.Hit(
+                hit.pid,
+                hit.book,
+                hit.kind,
+                round(
+                    hit.score
+                    * (pipeline.glossary_weight if hit.kind == "glossary" else 1.0)
+                    * (pipeline.named_book_weight if hit.book in named else 1.0),
+                    4,
+                ),
+            )
+            for hit in hits
+        ),
+        key=lambda hit: -hit.score,
+    )
+    top: list[search.Hit] = []
+    later: list[search.Hit] = []
+    counts: dict[str, int] = {}
+    for hit in rescored:
+        if len(top) < 5 and counts.get(hit.book, 0) < pipeline.per_book or len(top) >= 5:
+            (top if len(top) < 5 else later).append(hit)
+            counts[hit.book] = counts.get(hit.book, 0) + 1
+        else:
+            later.append(hit)
+    if len(top) < 5:  # not enough other books: fill the top five in score order
+        top, later = top + later[: 5 - len(top)], later[5 - len(top) :]
+    return top + sorted(later, key=lambda hit: -hit.score)
+
+
+def ask(question: str, *, game: str | None = None, books: list[str] | None = None, limit: int = 5) -> Answer:
+    question = validate(question)
+    cards = named_cards(question)
+    hits, prepared, chosen, corrections = search_passages(question, game=game, books=books, limit=limit, cards=cards)
+    did_you_mean = None
+    if corrections:
+        did_you_mean = question
+        for wrong, right in corrections.items():
+            did_you_mean = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, did_you_mean)
+    found = bool(hits) and hits[0].score >= CONFIDENCE
+    passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits]) if found else {}
+    results = [passage_result(passages[hit.pid], prepared, hit.score) for hit in hits if hit.pid in passages]
+    return Answer(
+        question=question,
+        game=chosen,
+        found=found,
+        results=results,
+        glossary=glossary_for(prepared, chosen, books or []),
+        did_you_mean=did_you_mean,
+        conflicts=conflicts_for({hit.pid for hit in hits} if found else set()),
+        cards=[card_summary(card) for card in cards[chosen]],
+        concepts=prepared.concepts,
+    )
+
+
+def passage_result(passage: Passage, question: search.Question, score: float) -> dict[str, Any]:
+    return {
+        "id": passage.pk,
+        "book": passage.book.slug,
+        "book_title": passage.book.title,
+        "heading": passage.heading,
+        "path": passage.path,
+        "kind": passage.kind,
+        "text": passage.text,
+        "highlight": highlight(passage.text, question, passage.book.language),
+        "url": passage.get_absolute_url(),
+        "score": score,
+    }
+
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+[\"”»)]*|$)")
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+def highlight(text: str, question: search.Question, language: str, sentences: int = 2) -> str:
+    """The passage's sentences that share most with the question, as HTML with <mark>."""
+    wanted = set(question.words.get(language, []))
+    scored = []
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group().strip()
+        if not sentence:
+            continue
+        stems = set(search.analyze(sentence, language))
+        scored.append((len(stems & wanted), match.start(), sentence))
+    best = sorted(scored, key=lambda item: (-item[0], item[1]))[:sentences]
+    chosen = [sentence for _, _, sentence in sorted(best, key=lambda item: item[1]) if best and _ > 0] or [
+        scored[0][2] if scored else text[:200]
+    ]
+    return " … ".join(_mark(sentence, wanted, language) for sentence in chosen)
+
+
+def _mark(sentence: str, wanted: set[str], language: str) -> str:
+    out, last = [], 0
+    for match in _TOKEN.finditer(sentence):
+        stems = search.analyze(match.group(), language)
+        out.append(html.escape(sentence[last : match.start()]))
+        word = html.escape(match.group())
+        out.append(f"<mark>{word}</mark>" if stems and stems[0] in wanted else word)
+        last = match.end()
+    out.append(html.escape(sentence[last:]))
+    return "".join(out)
+
+
+def _per_index(key: str, compute):  # type: ignore[no-untyped-def]
+    """Data derived from the passages, kept as long as the index they were indexed with."""
+    _ensure_index()
+    with textindex.reading(search.NAME) as (_, cache):
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
+
+def _glossary_entries() -> list[dict[str, Any]]:
+    return [
+        {
+            "term": entry.heading,
+            "book": entry.book.slug,
+            "game": entry.book.game,
+            "definition": entry.text,
+            "url": entry.get_absolute_url(),
+            "words": " ".join(search.plain_words(entry.heading)),
+        }
+        for entry in Passage.objects.filter(kind="glossary").select_related("book")
+    ]
+
+
+def glossary_for(question: search.Question, game: str, books: list[str]) -> list[dict[str, Any]]:
+    """Definitions of the glossary terms the question uses, from the books of its game."""
+    wanted = {fold(term) for term in question.terms}
+    return [
+        {key: entry[key] for key in ("term", "book", "definition", "url")}
+        for entry in _per_index("glossary", _glossary_entries)
+        if entry["game"] == game and (not books or entry["book"] in books) and entry["words"] in wanted
+    ]
+
+
+@cache
+def _conflicts_raw(path: Path = CONFLICTS_FILE) -> list[dict[str, Any]]:
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or []
+
+
+def passage_containing(book: str, phrase: str) -> Passage | None:
+    normal = " ".join(phrase.split())
+    for passage in Passage.objects.filter(book__slug=book, text__contains=normal.split(" ")[0]).select_related("book"):
+        if normal in " ".join(passage.text.split()):
+            return passage
+    return None
+
+
+def conflicts() -> list[dict[str, Any]]:
+    """The curated table of edition differences, each side resolved to its passages."""
+    return _per_index("conflicts", _resolve_conflicts)
+
+
+def _resolve_conflicts() -> list[dict[str, Any]]:
+    resolved = []
+    for conflict in _conflicts_raw():
+        sides = []
+        for side in conflict["sides"]:
+            passages = [passage_containing(ref["book"], ref["phrase"]) for ref in side.get("passages", [])]
+            sides.append(
+                {
+                    "rulesets": side.get("rulesets", []),
+                    "books": side.get("books", []),
+                    "summary": side["summary"],
+                    "passages": [
+                        {
+                            "id": p.pk,
+                            "book": p.book.slug,
+                            "heading": p.heading,
+                            "text": p.text,
+                            "url": p.get_absolute_url(),
+                        }
+                        for p in passages
+                        if p is not None
+                    ],
+                }
+            )
+        resolved.append({"id": conflict["id"], "topic": conflict["topic"], "sides": sides})
+    return resolved
+
+
+def conflicts_for(pids: set[int]) -> list[dict[str, Any]]:
+    if not pids:
+        return []
+    return [
+        conflict
+        for conflict in conflicts()
+        if any(passage["id"] in pids for side in conflict["sides"] for passage in side["passages"])
+    ]
+
+
+def card_summary(card: Card) -> dict[str, Any]:
+    return {
+        "id": card.uid,
+        "name": card.name,
+        "type": card.type_label,
+        "set": card.card_set.name,
+        "check": card.check_text or None,
+        "url": card.get_absolute_url(),
+    }

@@ -1,0 +1,269 @@
+"""Writes of the rules app: importing rulebooks into passages, and the rules index."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from django.conf import settings
+from django.db import transaction
+
+from cards.dataformat.schema import slugify
+from pacg_site.api import DomainError
+
+from .concepts import concept_table
+from .embeddings import MODEL_ID, encoder
+from .models import EDITIONS, Passage, Rulebook
+from .splitting import Passage as SplitPassage
+from .splitting import fold, split_book
+
+logger = logging.getLogger(__name__)
+RULEBOOKS_DIR = Path(__file__).resolve().parent / "data" / "rulebooks"
+MANIFEST = RULEBOOKS_DIR / "MANIFEST.yaml"
+REQUIRED = ("slug", "game", "title", "ruleset", "language")
+GAMES = {"pacg", "aventuria"}
+
+
+class RulebookImportError(DomainError):
+    code = "rulebook_invalid"
+
+
+@dataclass
+class RulebookImport:
+    slug: str
+    changed: bool
+    passages: int
+    kept_chars: int
+    dropped_chars: int
+    duplicate_chars: int
+
+
+def read_manifest(path: Path = MANIFEST) -> list[dict[str, Any]]:
+    try:
+        entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise RulebookImportError(f"{path}: cannot read the manifest: {error}") from error
+    if not isinstance(entries, list):
+        raise RulebookImportError(f"{path}: the manifest must be a list of books")
+    for number, entry in enumerate(entries, start=1):
+        validate_entry(entry, where=f"{path}: book #{number}")
+    return entries
+
+
+def validate_entry(entry: Any, *, where: str) -> None:
+    if not isinstance(entry, dict):
+        raise RulebookImportError(f"{where}: a manifest entry must be a mapping")
+    missing = [key for key in REQUIRED if not entry.get(key)]
+    if missing:
+        raise RulebookImportError(f"{where}: missing {', '.join(missing)}", details={"missing": missing})
+    if not re.fullmatch(r"[a-z0-9_]+", str(entry["slug"])):
+        raise RulebookImportError(f"{where}: slug {entry['slug']!r} must be lower-case letters, digits, underscores")
+    if entry["game"] not in GAMES:
+        raise RulebookImportError(f"{where}: game must be one of {sorted(GAMES)}")
+    if entry["language"] not in {"en", "es"}:
+        raise RulebookImportError(f"{where}: language {entry['language']!r} has no analyzer (en, es)")
+
+
+_SEE = re.compile(
+    r"(?:see|véase|ver)\s+(?:the\s+)?[«\"“]?(?P<title>[A-ZÁÉÍÓÚ¿][^()«»\"“”]{2,80}?)[»\"”]?"
+    r"\s+(?:on|en la)\s+(?:page|página)\s+(?P<page>\d+)"
+    r"|(?:on|en la)\s+(?:page|página)\s+(?P<bare>\d+)",
+    re.IGNORECASE,
+)
+
+
+def _links(passages: list[SplitPassage], anchors: list[str]) -> list[list[dict[str, Any]]]:
+    """Resolve "see X on page N" to the passage headed X; learn which page each such heading is
+    on, and resolve bare "on page N" through what was learned."""
+    by_heading: dict[str, str] = {}
+    for passage, anchor in zip(passages, anchors, strict=True):
+        key = fold(passage.heading)
+        by_heading.setdefault(key, anchor)
+        if ":" in key:  # "Villain Step: Determine Whether..." is also found by its step name
+            by_heading.setdefault(key.split(":", 1)[1].strip(), anchor)
+    pages: dict[str, str] = {}
+    found: list[list[tuple[int, int, str | None, str]]] = []
+    for passage in passages:
+        refs = []
+        for match in _SEE.finditer(passage.text):
+            if match.group("title"):
+                target = by_heading.get(fold(match.group("title")).strip())
+                if target:
+                    pages.setdefault(match.group("page"), target)
+                refs.append((match.start(), match.end(), target, match.group("page")))
+            else:
+                refs.append((match.start(), match.end(), None, match.group("bare")))
+        found.append(refs)
+    return [
+        [
+            {"start": start, "end": end, "anchor": target or pages[page]}
+            for start, end, target, page in refs
+            if target or page in pages
+        ]
+        for refs in found
+    ]
+
+
+@transaction.atomic
+def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> RulebookImport:
+    """Split a book into passages and store them, replacing the book's previous passages.
+    Importing the same text and entry again changes nothing."""
+    validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
+    # The digest covers what the passages are made from, the model that embeds them included.
+    digest = hashlib.sha256((repr(sorted(entry.items())) + text + str(encoder() is not None)).encode()).hexdigest()
+    book = Rulebook.objects.filter(slug=entry["slug"]).first()
+    if book is not None and book.source_sha256 == digest:
+        return RulebookImport(
+            book.slug, False, book.passages.count(), book.kept_chars, book.dropped_chars, book.duplicate_chars
+        )
+    if not text.strip():
+        raise RulebookImportError(f"{entry['slug']}: the rulebook text is empty")
+    split = split_book(text)
+    if not split.passages:
+        raise RulebookImportError(f"{entry['slug']}: no passages found in the text")
+    values = {
+        "title": entry["title"],
+        "game": entry["game"],
+        "ruleset": entry["ruleset"],
+        "language": entry["language"],
+        "notes": entry.get("notes", ""),
+        "filename": entry.get("file", ""),
+        "source": text,
+        "source_sha256": digest,
+        "layout": split.layout,
+        "kept_chars": split.kept_chars,
+        "dropped_chars": split.dropped_chars,
+        "duplicate_chars": split.duplicate_chars,
+        "order": order,
+    }
+    book, _ = Rulebook.objects.update_or_create(slug=entry["slug"], defaults=values)
+    book.passages.all().delete()
+    anchors = _anchors(split.passages)
+    links = _links(split.passages, anchors)
+    concepts = concept_table()
+    vectors = _embed(split.passages)
+    Passage.objects.bulk_create(
+        [
+            Passage(
+                book=book,
+                anchor=anchor,
+                order=number,
+                kind=passage.kind,
+                heading=passage.heading[:300],
+                path=passage.path,
+                part=passage.part,
+                text=passage.text,
+                links=passage_links,
+                concepts=concepts.tag(f"{passage.heading} {passage.text}", entry["game"]),
+                embedding=vectors[number] if vectors is not None else None,
+            )
+            for number, (passage, anchor, passage_links) in enumerate(zip(split.passages, anchors, links, strict=True))
+        ]
+    )
+    request_rules_reindex()
+    return RulebookImport(
+        book.slug, True, len(split.passages), split.kept_chars, split.dropped_chars, split.duplicate_chars
+    )
+
+
+def _embed(passages: list[SplitPassage]) -> list[bytes] | None:
+    """Embeddings of each passage's windows of a few sentences (with its heading): a question
+    is closer to the two sentences that answer it than to a whole section. None without the
+    model."""
+    model = encoder()
+    if model is None:
+        logger.warning("rules: the embedding model is not installed (make install); passages get no embeddings")
+        return None
+    windows = [windows_of(passage) for passage in passages]
+    vectors = _cached_encode(model, [window for group in windows for window in group])
+    result, start = [], 0
+    for group in windows:
+        result.append(vectors[start : start + len(group)].tobytes())
+        start += len(group)
+    return result
+
+
+def _cached_encode(model, texts: list[str]):  # type: ignore[no-untyped-def]
+    """Embedding a whole book takes about a minute on two cores; the vectors of a given text
+    never change, so they are kept in the embedding cache directory, keyed by the text."""
+    key = hashlib.sha256("\x00".join([MODEL_ID, *texts]).encode()).hexdigest()
+    directory = Path(settings.EMBEDDING_CACHE_DIR)
+    path = directory / f"{key}.npy"
+    if path.exists():
+        return np.load(path)
+    vectors = model.encode(texts)
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp.npy")
+    np.save(temporary, vectors)
+    temporary.replace(path)
+    return vectors
+
+
+WINDOW_SENTENCES = 3
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def windows_of(passage: SplitPassage) -> list[str]:
+    heading = " › ".join([*passage.path, passage.heading])
+    sentences = [s for s in _SENTENCE_END.split(passage.text.replace("\n", " ")) if s.strip()]
+    step = max(1, WINDOW_SENTENCES - 1)
+    starts = range(0, max(1, len(sentences) - WINDOW_SENTENCES + 1 + step - 1), step)
+    return [f"{heading}. {' '.join(sentences[i : i + WINDOW_SENTENCES])}" for i in starts] or [heading]
+
+
+def _anchors(passages: list[SplitPassage]) -> list[str]:
+    """Readable, unique, stable anchors: the heading's slug, "-part-N" for parts, "-N" for repeats."""
+    used: set[str] = set()
+    anchors = []
+    for passage in passages:
+        base = slugify(passage.heading)[:100] + (f"-part-{passage.part}" if passage.part > 1 else "")
+        anchor, number = base, 1
+        while anchor in used:
+            number += 1
+            anchor = f"{base}-{number}"
+        used.add(anchor)
+        anchors.append(anchor)
+    return anchors
+
+
+def import_bundled_rulebooks() -> list[RulebookImport]:
+    results = []
+    for order, entry in enumerate(read_manifest()):
+        text = (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8")
+        results.append(import_rulebook(entry=entry, text=text, order=order))
+    return results
+
+
+def request_rules_reindex() -> None:
+    from .tasks import rebuild_rules_index
+
+    transaction.on_commit(lambda: rebuild_rules_index.delay())
+
+
+def rebuild_rules_index() -> int:
+    from pacg_site import textindex
+
+    from .search import NAME, SCHEMA, IndexedPassage, documents
+
+    passages = (
+        IndexedPassage(
+            pid=passage.pk,
+            book=passage.book.slug,
+            game=passage.book.game,
+            edition=EDITIONS.get(passage.book.ruleset, passage.book.ruleset),
+            language=passage.book.language,
+            kind=passage.kind,
+            heading=passage.heading,
+            path=passage.path,
+            text=passage.text,
+            concepts=passage.concepts,
+        )
+        for passage in Passage.objects.select_related("book").order_by("book__order", "order")
+    )
+    return textindex.rebuild(NAME, SCHEMA, documents(passages))

@@ -1,0 +1,95 @@
+"""The rules assistant over the four bundled books (imported once per test run)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.selectors import ask, search_passages
+
+pytestmark = pytest.mark.django_db
+
+
+def top(question: str, **options) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    answer = ask(question, **options)
+    assert answer.found, f"no rule found for {question!r}"
+    return answer.results[0]
+
+
+def test_armor_against_fire_damage():
+    answers = ask("can I play armor to reduce fire damage").results[:3]
+    assert any("reduce Fire damage" in r["text"] for r in answers)
+    assert answers[0]["highlight"].count("<mark>") >= 2
+
+
+def test_where_the_villain_goes_when_the_other_locations_are_guarded():
+    results = ask("where does the villain go if every other location is guarded").results[:3]
+    assert any(r["heading"].startswith("Villain Step") or "Escape" in r["heading"] for r in results), results
+
+
+def test_a_spanish_question_finds_the_spanish_book_first():
+    answer = ask("¿qué es una perdición?")
+    assert answer.game == "pacg"
+    assert answer.results[0]["book"] == "rotr_es"
+    assert "perdición" in answer.results[0]["text"].lower() or "perdicion" in answer.results[0]["text"].lower()
+
+
+def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
+    answer = ask("how do hero titles work")
+    assert answer.game == "aventuria"
+    assert answer.results[0]["heading"] == "Hero Title"
+    assert {r["book"] for r in answer.results} == {"aventuria"}
+
+
+def test_pacg_answers_never_quote_aventuria():
+    answer = ask("how many cards do I draw at the end of my turn")
+    assert answer.found and {r["book"] for r in answer.results} <= {"core", "wotr", "rotr_es"}
+
+
+def test_a_book_filter_narrows_the_answer():
+    answer = ask("how do I close a location", books=["wotr"])
+    assert {r["book"] for r in answer.results} == {"wotr"}
+
+
+def test_old_words_find_the_new_rule():
+    results = ask("how many blessings go in the blessings deck").results
+    assert any(r["book"] == "core" and "hourglass" in r["text"].lower() for r in results)
+
+
+def test_a_misspelled_question_gets_a_did_you_mean():
+    answer = ask("what hapens when the hourgalss runs out")
+    assert answer.did_you_mean and "hourglass" in answer.did_you_mean
+
+
+def test_glossary_terms_of_the_question_are_defined():
+    answer = ask("what does recharge mean")
+    assert any(entry["term"] == "Recharge" and entry["book"] == "core" for entry in answer.glossary)
+
+
+def test_edition_differences_are_shown_side_by_side():
+    answer = ask("can two players each play a weapon on the same check")
+    conflicts = {c["id"]: c for c in answer.conflicts}
+    assert conflicts, [r["heading"] for r in answer.results]
+    sides = next(iter(conflicts.values()))["sides"]
+    assert len(sides) >= 2 and all(side["passages"] for side in sides)
+
+
+def test_a_book_that_contradicts_itself_is_flagged():
+    answer = ask("how many fate points do I get for recovery points in a brief respite")
+    assert any(all(side["books"] == ["aventuria"] for side in c["sides"]) for c in answer.conflicts)
+
+
+def test_cards_named_in_the_question_are_shown():
+    answer = ask("can I use the Longspear to reroll")
+    assert any(card["name"] == "Longspear" for card in answer.cards)
+
+
+@pytest.mark.parametrize("question", ["what is the capital of france", "best pizza recipe with mushrooms"])
+def test_off_topic_questions_get_no_rule_found(question):
+    answer = ask(question)
+    assert not answer.found and answer.results == []
+
+
+def test_search_returns_ranked_passages_of_a_kind():
+    hits, _, game, _ = search_passages("hourglass", kinds=["glossary"], limit=3)
+    assert game == "pacg" and hits and all(hit.kind == "glossary" for hit in hits)
+    assert hits == sorted(hits, key=lambda hit: -hit.score)

@@ -1,0 +1,61 @@
+"""The evaluation questions are sound: every expected phrase is in its book, survives the split
+into passages, and the two halves are balanced."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules.services import RULEBOOKS_DIR, read_manifest
+from rules.splitting import split_book
+
+QUESTIONS = yaml.safe_load((Path(__file__).parent / "eval" / "questions.yaml").read_text(encoding="utf-8"))
+BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
+
+
+def normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def test_at_least_120_questions_half_held_out():
+    assert len(QUESTIONS) >= 120
+    splits = Counter(q["split"] for q in QUESTIONS)
+    assert abs(splits["dev"] - splits["heldout"]) <= 1
+    assert len({q["id"] for q in QUESTIONS}) == len(QUESTIONS)
+
+
+def test_the_required_questions_are_there():
+    asked = {q["question"] for q in QUESTIONS}
+    assert {
+        "can I play armor to reduce fire damage",
+        "where does the villain go if every other location is guarded",
+        "¿qué es una perdición?",
+        "how do hero titles work",
+    } <= asked
+
+
+def test_every_book_and_kind_is_covered():
+    books = Counter(e["book"] for q in QUESTIONS for e in q["expected"])
+    kinds = Counter(q["kind"] for q in QUESTIONS)
+    assert all(books[slug] >= 20 for slug in BOOKS), books
+    assert {"plain", "paraphrase", "old-terms", "spanish", "misspelling", "aventuria", "edition"} <= set(kinds)
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
+def test_every_expected_phrase_is_in_its_book_and_in_a_passage(question):
+    for expected in question["expected"]:
+        assert normal(expected["phrase"]) in normal(BOOKS[expected["book"]]), expected
+        passages = split_passages(expected["book"])
+        assert any(normal(expected["phrase"]) in text for text in passages), f"the split lost {expected}"
+
+
+_SPLITS: dict[str, list[str]] = {}
+
+
+def split_passages(slug: str) -> list[str]:
+    if slug not in _SPLITS:
+        _SPLITS[slug] = [normal(p.text) for p in split_book(BOOKS[slug]).passages]
+    return _SPLITS[slug]

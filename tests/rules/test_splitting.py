@@ -1,0 +1,87 @@
+"""Rulebooks into passages: structure, noise removed and counted, repeats indexed once."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+from rules.services import RULEBOOKS_DIR, read_manifest
+from rules.splitting import split_book
+
+
+@cache
+def split(slug: str):  # type: ignore[no-untyped-def]
+    entry = next(e for e in read_manifest() if e["slug"] == slug)
+    return split_book((RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("slug", "layout", "min_kept_share", "max_dropped_share"),
+    [
+        ("core", "lines", 0.97, 0.03),
+        ("wotr", "lines", 0.85, 0.03),
+        ("rotr_es", "caps", 0.80, 0.10),
+        ("aventuria", "lines", 0.97, 0.03),
+    ],
+)
+def test_how_much_text_each_book_keeps_and_drops(slug, layout, min_kept_share, max_dropped_share):
+    result = split(slug)
+    total = result.kept_chars + result.dropped_chars + result.duplicate_chars
+    print(
+        f"{slug}: kept {result.kept_chars} ({result.kept_chars / total:.1%}), dropped {result.dropped_chars} as noise"
+        f" ({result.dropped_chars / total:.1%}), {result.duplicate_chars} as repeats, {len(result.passages)} passages"
+    )
+    assert result.layout == layout
+    assert result.kept_chars / total >= min_kept_share
+    assert result.dropped_chars / total <= max_dropped_share
+
+
+def test_the_repeated_half_of_wrath_of_the_righteous_is_indexed_once():
+    result = split("wotr")
+    assert result.duplicate_chars > 10000
+    texts = [" ".join(p.text.split()) for p in result.passages]
+    assert len(texts) == len(set(texts))
+    assert sum("Create the Blessings Deck. Draw 30 random blessing cards" in t for t in texts) == 1
+
+
+def test_core_sections_sidebars_steps_glossary_and_reference():
+    passages = split("core").passages
+    kinds = {p.kind for p in passages}
+    assert {"section", "step", "rules", "strategy", "example", "glossary", "reference", "play-example"} <= kinds
+    check = next(p for p in passages if p.heading == "Attempt the Check")
+    assert check.kind == "step" and check.path == ["Encountering a Card"]
+    escape = next(p for p in passages if p.heading == "Villain Step: Determine Whether the Villain Escapes")
+    assert escape.text.startswith("Villain Step: Determine Whether the Villain Escapes. If any locations are unguarded")
+    bless = next(p for p in passages if p.heading == "Rules: Bless")
+    assert bless.kind == "rules" and bless.path == ["Attempting a Check"]
+    glossary = [p for p in passages if p.kind == "glossary"]
+    assert len(glossary) > 100 and all(p.path == ["Glossary"] for p in glossary)
+    assert next(p for p in glossary if p.heading == "Hourglass").text.startswith("Hourglass: A countdown timer")
+    turns = [p.heading for p in passages if p.kind == "play-example"]
+    assert {"Sam's Turn", "Alice's Turn", "Lee's Turn"} <= set(turns)
+
+
+def test_spanish_headings_are_found_and_page_furniture_is_gone():
+    passages = split("rotr_es").passages
+    headings = {p.heading for p in passages}
+    assert {"Cómo realizar una prueba", "Sufrir daño", "Cómo cerrar una localización", "Hoja de referencia"} <= headings
+    assert any(
+        p.kind == "strategy" and p.heading.startswith("Estrategia: ¿hay que explorar siempre?") for p in passages
+    )
+    for passage in passages:
+        assert "REGLAMENTO DEL JUEGO BÁSICO" not in passage.text
+        assert "Paizo Inc" not in passage.text
+        assert not re.search(r"\b(?:\w{1,2} ){6,}", passage.text), passage.text[:200]  # spaced-out letters
+
+
+def test_long_sections_are_cut_into_parts_at_sentence_ends():
+    parts = [p for p in split("core").passages if p.heading == "Playing Cards" and p.part]
+    assert len(parts) >= 2 and [p.part for p in parts] == list(range(1, len(parts) + 1))
+    assert all(p.text.rstrip()[-1] in '.!?"”)' for p in parts[:-1])
+
+
+def test_aventuria_keeps_its_own_sections():
+    headings = {p.heading for p in split("aventuria").passages}
+    assert {"Brief Respite", "Hero Title", "Reanimation Roll", "Spending Adventure Points"} <= headings
