@@ -33,12 +33,10 @@ def test_vectors_match_the_reference_implementation(model):
     assert np.abs(ours - reference).max() < 1e-5
 
 
+DYING = "If you are ever required to remove cards from your deck and you don't have enough, your character dies."
+HEALING = "When a power heals you, shuffle random cards from your discards into your deck."
+
+
 def test_a_paraphrase_is_closer_than_an_unrelated_rule(model):
-    question, dying, healing = model.encode(
-        [
-            "what happens when I must draw but my deck is empty",
-            "If you are ever required to remove one or more cards from your deck and you don't have enough cards, your character dies.",
-            "When a power heals you, shuffle the specified number of random cards from your discards into your deck.",
-        ]
-    )
+    question, dying, healing = model.encode(["what happens when I must draw but my deck is empty", DYING, HEALING])
     assert question @ dying > question @ healing
