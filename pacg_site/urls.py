@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from campaigns import api as campaigns_api
 from cards import api as cards_api
 from rules import api as rules_api
 
@@ -21,6 +22,17 @@ api_patterns = [
     path("rules/books/", rules_api.BookListAPI.as_view(), name="rules-books"),
     path("rules/conflicts/", rules_api.ConflictsAPI.as_view(), name="rules-conflicts"),
     path("rules/passages/<slug:book>/<slug:anchor>/", rules_api.PassageAPI.as_view(), name="rules-passage"),
+    path("parties/", campaigns_api.PartyListAPI.as_view(), name="parties-list"),
+    path("parties/import/", campaigns_api.ImportAPI.as_view(), name="parties-import"),
+    path("parties/<int:party_id>/", campaigns_api.PartyAPI.as_view(), name="parties-detail"),
+    path("parties/<int:party_id>/members/", campaigns_api.MembersAPI.as_view(), name="parties-members"),
+    path("parties/<int:party_id>/characters/", campaigns_api.PartyCharactersAPI.as_view(), name="parties-characters"),
+    path("parties/<int:party_id>/log/", campaigns_api.LogAPI.as_view(), name="parties-log"),
+    path("parties/<int:party_id>/log/<int:seq>/revert/", campaigns_api.RevertAPI.as_view(), name="parties-revert"),
+    path("parties/<int:party_id>/vault/", campaigns_api.VaultAPI.as_view(), name="parties-vault"),
+    path("parties/<int:party_id>/export/", campaigns_api.ExportAPI.as_view(), name="parties-export"),
+    path("characters/<int:character_id>/", campaigns_api.CharacterAPI.as_view(), name="characters-detail"),
+    path("characters/<int:character_id>/deck/", campaigns_api.DeckAPI.as_view(), name="characters-deck"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
@@ -33,4 +45,5 @@ urlpatterns = [
     path("api/", include((api_patterns, "api"))),
     path("cards/", include("cards.urls")),
     path("rules/", include("rules.urls")),
+    path("campaigns/", include("campaigns.urls")),
 ]

@@ -28,6 +28,8 @@ class APIRoot(APIView):
             "rules-ask",
             "rules-books",
             "rules-conflicts",
+            "parties-list",
+            "parties-import",
             "schema",
             "docs",
             "token",
