@@ -78,28 +78,6 @@ TYPE_WEIGHTS = {
     "scourge": 1,
     "loot": 2,
 }
-SKILLS = [
-    "Strength",
-    "Dexterity",
-    "Constitution",
-    "Intelligence",
-    "Wisdom",
-    "Charisma",
-    "Melee",
-    "Ranged",
-    "Arcane",
-    "Divine",
-    "Knowledge",
-    "Perception",
-    "Acrobatics",
-    "Stealth",
-    "Disable",
-    "Diplomacy",
-    "Fortitude",
-    "Survival",
-    "Craft",
-    "Combat",
-]
 WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 
 
@@ -123,6 +101,8 @@ def vocabulary() -> tuple[Counter[str], Counter[str], Counter[str]]:
 
 def synthetic_file(count: int, directory: Path) -> Path:
     import yaml
+
+    from cards.dataformat.skills import SKILLS
 
     rng = random.Random(SEED)
     names, text, traits = vocabulary()

@@ -15,7 +15,7 @@ from django.utils import timezone
 from pacg_site.api import DomainError
 
 from .dataformat import DataError, ParsedFile, dump_document, load_files
-from .dataformat.schema import TYPES, fold
+from .dataformat.schema import RECORD_FIELDS, TYPES, fold
 from .models import Card, CardSet, CardTag
 from .search.facts import card_facts
 
@@ -70,27 +70,8 @@ SET_COLUMNS = (
     "order",
     "provenance",
 )
-CARD_COLUMNS = (
-    "name",
-    "type",
-    "subtype",
-    "level",
-    "level_code",
-    "traits",
-    "check",
-    "immune",
-    "vulnerable",
-    "resistant",
-    "owner",
-    "powers",
-    "text",
-    "aliases",
-    "language",
-    "notes",
-    "incomplete",
-    "provenance",
-    "data",
-)
+# What a card row stores of a record (the id is its slug; the level also keeps its printed code).
+CARD_COLUMNS = (*[name for name in RECORD_FIELDS if name != "id"], "level_code", "data")
 
 
 def import_card_files(*, paths: Iterable[Path], prune: bool = False, progress: Progress | None = None) -> ImportSummary:

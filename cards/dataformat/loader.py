@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from .schema import FORMAT, normalize_card, normalize_set, serialize_card, serialize_set
+from .schema import FORMAT, RECORD_FIELDS, normalize_card, normalize_set, serialize_card, serialize_set
 
 
 @dataclass
@@ -163,28 +163,7 @@ def _parse_cards(parsed: ParsedFile, records: Iterable[Any], game: str, language
     return errors
 
 
-CSV_COLUMNS = [
-    "set",
-    "id",
-    "name",
-    "type",
-    "subtype",
-    "level",
-    "traits",
-    "check",
-    "immune",
-    "vulnerable",
-    "resistant",
-    "owner",
-    "powers",
-    "text",
-    "aliases",
-    "language",
-    "notes",
-    "incomplete",
-    "provenance",
-    "data",
-]
+CSV_COLUMNS = ["set", *RECORD_FIELDS, "data"]
 _LIST_COLUMNS = {"traits", "immune", "vulnerable", "resistant", "aliases", "incomplete"}
 
 

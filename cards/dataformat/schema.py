@@ -640,38 +640,14 @@ _TYPES = [
 TYPES: dict[str, CardType] = {card_type.name: card_type for card_type in _TYPES}
 GROUPS = sorted({card_type.group for card_type in _TYPES})
 
-COMMON_FIELDS = {
-    "id",
-    "name",
-    "type",
-    "subtype",
-    "level",
-    "traits",
-    "powers",
-    "text",
-    "provenance",
-    "incomplete",
-    "notes",
-    "language",
-    "aliases",
-}
+# A record's fields every type shares, in the canonical order of a data file.
+RECORD_FIELDS = (
+    "id", "name", "type", "subtype", "level", "traits", "check", "immune", "vulnerable", "resistant", "owner",
+    "powers", "text", "aliases", "language", "notes", "incomplete", "provenance",
+)  # fmt: skip
 # Stored as model columns; every other field of a type is stored in Card.data.
 COLUMN_FIELDS = {"check", "immune", "vulnerable", "resistant", "owner"}
-CANONICAL_ORDER = [
-    "id",
-    "name",
-    "type",
-    "subtype",
-    "level",
-    "traits",
-    "check",
-    "immune",
-    "vulnerable",
-    "resistant",
-    "owner",
-    "powers",
-    "text",
-]
+COMMON_FIELDS = set(RECORD_FIELDS) - COLUMN_FIELDS
 
 
 @dataclass
