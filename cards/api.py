@@ -16,12 +16,12 @@ from rest_framework.views import APIView
 
 from pacg_site.api import DomainError, NotFoundError
 
-from .dataformat.schema import TYPES, serialize_card
+from .dataformat.schema import serialize_card
 from .filters import CardFacets
 from .models import Card, CardSet
 from .search.fields import FIELDS, ORDERINGS
 from .search.parser import SearchSyntaxError
-from .selectors import autocomplete, card_detail, namesakes, search_cards
+from .selectors import autocomplete, card_detail, namesakes, search_cards, unknown_facts
 
 MAX_PAGE_SIZE = 200
 
@@ -86,9 +86,7 @@ class CardDetailSerializer(CardSummarySerializer):
         return record
 
     def get_unknown(self, card: Card) -> list[str]:
-        known = set(self.get_facts(card))
-        candidates = ["level", "traits", *TYPES[card.type].fields]
-        return [name for name in candidates if name not in known and name not in {"owner", "damage"}]
+        return unknown_facts(card)
 
     def get_namesakes(self, card: Card) -> list[dict[str, Any]]:
         return CardSummarySerializer(namesakes(card), many=True, context=self.context).data

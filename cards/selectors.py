@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 
 from pacg_site import textindex
 
-from .dataformat.schema import fold
+from .dataformat.schema import TYPES, fold
 from .models import Card, CardSet
 from .search import index, orm
 from .search import parser as ast
@@ -100,6 +100,21 @@ def search_cards(
 
 def card_detail(uid: str) -> Card:
     return Card.objects.select_related("card_set", "card_set__parent").get(uid=uid)
+
+
+# Facts a card may lack without anyone missing them: optional by nature, not unknown.
+OPTIONAL_FACTS = {
+    "owner", "damage", "hour", "to_close_check", "to_guard_check", "aliases", "role", "race", "class", "gender",
+    "proficiency_feats", "hand_size_feats", "suggested_deck", "cohort", "character",
+}  # fmt: skip
+
+
+def unknown_facts(card: Card) -> list[str]:
+    """The facts a card of its type has that the rulebooks don't state (the page and the API say so)."""
+    levelled = TYPES[card.type].group in {"bane", "boon", "support"} or card.game == "aventuria"
+    fields = [*(["level"] if levelled else []), "traits", "powers", *TYPES[card.type].fields]
+    known = {key for key, value in card.as_record().items() if value not in (None, "")} | set(card.data)
+    return [name for name in fields if name not in known and name not in OPTIONAL_FACTS]
 
 
 def namesakes(card: Card) -> QuerySet[Card]:

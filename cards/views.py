@@ -12,7 +12,7 @@ from .filters import CardFacets
 from .models import Card, CardSet
 from .search.fields import ORDERINGS, TYPE_VALUES
 from .search.parser import SearchSyntaxError
-from .selectors import card_detail, namesakes, related_by_name, search_cards
+from .selectors import card_detail, namesakes, related_by_name, search_cards, unknown_facts
 
 PAGE_SIZE = 30
 
@@ -67,34 +67,10 @@ def detail(request: HttpRequest, uid: str) -> HttpResponse:
         "life_points": format_per_hero(data["life_points"]) if data.get("life_points") else None,
         "links": related_by_name(names, game=card.game),
         "namesakes": namesakes(card),
-        "unknown": _unknown(card),
+        "unknown": [name.replace("_", " ") for name in unknown_facts(card)],
         "incomplete": [name.replace("_", " ") for name in card.incomplete],
     }
     return render(request, "cards/detail.html", context)
-
-
-def _unknown(card: Card) -> list[str]:
-    levelled = TYPES[card.type].group in {"bane", "boon", "support"} or card.game == "aventuria"
-    fields = [*(["level"] if levelled else []), "traits", "powers", *TYPES[card.type].fields]
-    known = {key for key, value in card.as_record().items() if value not in (None, "")} | set(card.data)
-    skip = {
-        "owner",
-        "damage",
-        "hour",
-        "to_close_check",
-        "to_guard_check",
-        "aliases",
-        "role",
-        "race",
-        "class",
-        "gender",
-        "proficiency_feats",
-        "hand_size_feats",
-        "suggested_deck",
-        "cohort",
-        "character",
-    }
-    return [name.replace("_", " ") for name in fields if name not in known and name not in skip]
 
 
 def help_page(request: HttpRequest) -> HttpResponse:
