@@ -1,0 +1,174 @@
+"""Play engine throughput: encounters resolved per second and whole scenarios per second, with a
+random legal policy (every answer drawn uniformly from the pending decision's options).
+
+    .venv/bin/python bench/engine.py [--games 40] [--rounds 5] [--characters 4]
+
+Prints JSON. The games are the homebrew sandbox scenario (play/data/sandbox.yaml), seeded, so
+every round plays the same games. Three ways of applying answers are timed in the same run:
+- in_place: `apply(..., in_place=True)`, what a simulation or a bot does (no history kept);
+- pure: `apply(...)`, state in, state out, what the Django layer calls;
+- baseline: a naive pure apply that deep-copies the state with copy.deepcopy first.
+"Encounter time" is the time spent in the answers given while an encounter is being resolved
+(from the exploration that starts it to the answer that ends it); "whole-game time" is every
+answer of the game, turn bookkeeping included. No Django: the engine is plain Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from _common import summary_ms  # noqa: E402
+
+from play.engine import apply, new_game  # noqa: E402
+from play.engine.sandbox import sandbox_setup  # noqa: E402
+
+TARGET_ENCOUNTERS_PER_SECOND = 2000
+Applier = Callable[[dict[str, Any], str, dict[str, Any]], tuple[dict[str, Any], list[dict[str, Any]]]]
+
+
+def in_place(state: dict[str, Any], player: str, action: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    return apply(state, player, action, in_place=True)
+
+
+def pure(state: dict[str, Any], player: str, action: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    return apply(state, player, action)
+
+
+def naive(state: dict[str, Any], player: str, action: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    return apply(copy.deepcopy(state), player, action, in_place=True)
+
+
+def random_answer(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    decision = state["pending"]
+    if decision.get("select"):
+        selection = decision["select"]
+        return decision["players"][0], {"type": "select", "cards": rng.sample(selection["cards"], selection["count"])}
+    entry = rng.choice(decision["options"])
+    return entry["player"], entry["action"]
+
+
+def in_encounter(state: dict[str, Any]) -> bool:
+    return any(step["kind"] == "encounter" for step in state["stack"])
+
+
+def play_games(games: int, characters: int, applier: Applier) -> dict[str, float]:
+    """Plays `games` whole scenarios; returns counts and the time spent answering."""
+    encounters = answers = 0
+    whole = encounter_time = setup_time = 0.0
+    for seed in range(games):
+        rng = random.Random(seed)
+        started = time.perf_counter()
+        state = new_game(sandbox_setup(characters), seed=f"bench-{seed}")
+        setup_time += time.perf_counter() - started
+        while state["status"] == "playing":
+            player, action = random_answer(state, rng)
+            was_in_encounter = in_encounter(state)
+            started = time.perf_counter()
+            state, events = applier(state, player, action)
+            spent = time.perf_counter() - started
+            whole += spent
+            answers += 1
+            started_one = any(event["type"] == "encountered" for event in events)
+            encounters += sum(event["type"] == "encounter_ended" for event in events)
+            if was_in_encounter or started_one:
+                encounter_time += spent
+    return {
+        "games": games,
+        "encounters": encounters,
+        "answers": answers,
+        "whole_game_seconds": whole,
+        "encounter_seconds": encounter_time,
+        "setup_seconds": setup_time,
+    }
+
+
+def rates(run: dict[str, float]) -> dict[str, float]:
+    return {
+        "encounters_per_second": run["encounters"] / run["encounter_seconds"],
+        "encounters_per_second_whole_game": run["encounters"] / run["whole_game_seconds"],
+        "scenarios_per_second": run["games"] / (run["whole_game_seconds"] + run["setup_seconds"]),
+        "answers_per_second": run["answers"] / run["whole_game_seconds"],
+    }
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--characters", type=int, default=4)
+    arguments = parser.parse_args()
+
+    measured: dict[str, list[dict[str, float]]] = {"in_place": [], "pure": [], "baseline": []}
+    appliers = {"in_place": in_place, "pure": pure, "baseline": naive}
+    per_answer: dict[str, list[float]] = {name: [] for name in appliers}
+    for _ in range(arguments.rounds):
+        for name, applier in appliers.items():
+            run = play_games(arguments.games, arguments.characters, applier)
+            measured[name].append(rates(run))
+            per_answer[name].append(run["whole_game_seconds"] / run["answers"])
+    medians = {
+        name: {key: round(statistics.median(run[key] for run in runs), 1) for key in runs[0]}
+        for name, runs in measured.items()
+    }
+    last = play_games(arguments.games, arguments.characters, in_place)
+    figure = medians["in_place"]["encounters_per_second"]
+    print(
+        json.dumps(
+            {
+                "figure": "encounters resolved per second, random legal policy, one process",
+                "encounters_per_second": figure,
+                "target": TARGET_ENCOUNTERS_PER_SECOND,
+                "meets_target": figure >= TARGET_ENCOUNTERS_PER_SECOND,
+                "scenarios_per_second": medians["in_place"]["scenarios_per_second"],
+                "baseline": {
+                    "what": "a naive pure apply: copy.deepcopy of the state before every answer",
+                    **medians["baseline"],
+                },
+                "pure_api": {"what": "apply(), state in / state out (the Django layer's call)", **medians["pure"]},
+                "in_place": medians["in_place"],
+                "ratio_in_place_to_baseline": round(figure / medians["baseline"]["encounters_per_second"], 2),
+                "ratio_pure_to_baseline": round(
+                    medians["pure"]["encounters_per_second"] / medians["baseline"]["encounters_per_second"], 2
+                ),
+                "time_per_answer": {name: summary_ms(values) for name, values in per_answer.items()},
+                "workload": {
+                    "games_per_round": arguments.games,
+                    "characters": arguments.characters,
+                    "rounds": arguments.rounds,
+                    "encounters_per_round": last["encounters"],
+                    "answers_per_round": last["answers"],
+                    "scenario": "sandbox.the-warlock (homebrew), Normal mode",
+                },
+                "machine": machine(),
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""The step machine: handlers looked up by step kind, pending decisions, and the run loop.
+
+A handler's `run` either changes the stack (pushes, pops, advances its own phase) or returns a
+decision; the loop stops at the first decision. `answer` receives the option a player chose,
+already validated against the options the decision listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import EngineError
+from .game import Decision, Game, Step
+
+MAX_STEPS_PER_APPLY = 100_000
+CONTROL_KEYS = ("version", "key")
+
+
+class StepHandler:
+    kind = ""
+
+    def run(self, game: Game, step: Step) -> Decision | None:
+        raise NotImplementedError
+
+    def answer(self, game: Game, step: Step, option: dict[str, Any]) -> None:
+        raise EngineError(f"the step {self.kind} asks no questions")
+
+    def abort(self, game: Game, step: Step) -> None:
+        """The turn ends before this step finishes (its character died)."""
+
+
+HANDLERS: dict[str, StepHandler] = {}
+
+
+def register(cls: type[StepHandler]) -> type[StepHandler]:
+    if cls.kind in HANDLERS:
+        raise EngineError(f"two handlers for the step kind {cls.kind!r}")
+    HANDLERS[cls.kind] = cls()
+    return cls
+
+
+def option(action: dict[str, Any], label: str, player: str, **extra: Any) -> dict[str, Any]:
+    return {"action": action, "label": label, "player": player, **extra}
+
+
+def decide(
+    game: Game,
+    step: Step,
+    kind: str,
+    character: str | None,
+    prompt: str,
+    options: list[dict[str, Any]],
+    *,
+    can_pass: bool = False,
+    pass_label: str = "Pass",
+    **extra: Any,
+) -> Decision:
+    """A pending decision: who may answer, what kind, the legal options, whether passing is
+    allowed, and, per card in hand, the powers it can be played for right now."""
+    options = list(options)
+    if can_pass and character is not None:
+        options.append(option({"type": "pass"}, pass_label, game.player_of(character)))
+    players = sorted({entry["player"] for entry in options} | ({game.player_of(character)} if character else set()))
+    decision: Decision = {
+        "step": step["id"],
+        "kind": kind,
+        "character": character,
+        "players": players,
+        "prompt": prompt,
+        "options": options,
+        "can_pass": can_pass,
+        "by_card": powers_by_card(options),
+    }
+    decision.update(extra)
+    return decision
+
+
+def powers_by_card(options: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per card in hand, the powers it can be played for (or pay for) right now, with the index
+    of the option that does it."""
+    by_card: dict[str, list[dict[str, Any]]] = {}
+    for index, entry in enumerate(options):
+        action = entry["action"]
+        if action.get("type") != "play":
+            continue
+        # A card is either played for its own power or used to pay for another one (a
+        # character power that recharges a card, say): both show on the card in hand.
+        for key, role in (("card", "play"), ("pay", "pay")):
+            if action.get(key):
+                by_card.setdefault(action[key], []).append(
+                    {"power": action["power"], "as": role, "label": entry["label"], "option": index}
+                )
+    return by_card
+
+
+def normalise(action: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in action.items() if key not in CONTROL_KEYS}
+
+
+def find_option(decision: Decision, player: str, action: dict[str, Any]) -> dict[str, Any] | None:
+    wanted = normalise(action)
+    for entry in decision["options"]:
+        if entry["player"] == player and entry["action"] == wanted:
+            return entry
+    return None
+
+
+def run(game: Game) -> None:
+    state = game.state
+    for _ in range(MAX_STEPS_PER_APPLY):
+        if state["status"] != "playing":
+            state["pending"] = None
+            return
+        if state["table"].get("abort_turn"):
+            unwind_turn(game)
+            continue
+        stack = state["stack"]
+        if not stack:
+            raise EngineError("the step stack is empty while the scenario is being played")
+        step = stack[-1]
+        decision = HANDLERS[step["kind"]].run(game, step)
+        if decision is not None:
+            state["pending"] = decision
+            return
+    raise EngineError("the engine made no progress")
+
+
+def unwind_turn(game: Game) -> None:
+    """Rulebook: "If you are forced to end your turn before an encounter ends, shuffle the encountered
+    card back into its location, or if it was summoned, banish it" (Encountering a Card)."""
+    stack = game.state["stack"]
+    while stack and stack[-1]["kind"] not in ("turn", "game"):
+        step = stack.pop()
+        HANDLERS[step["kind"]].abort(game, step)
+    if stack and stack[-1]["kind"] == "turn":
+        stack[-1]["phase"] = "over"
+    for card in list(game.state["set_aside"]):
+        game.state["set_aside"].remove(card)
+        game.to_vault(card)
+    game.state["table"]["abort_turn"] = False
