@@ -22,12 +22,9 @@ def uids(query: str, **options) -> set[str]:  # type: ignore[no-untyped-def]
 
 
 def test_undead_monsters():
-    found = names("t:monster trait:undead")
-    assert "Ghoul" in found
-    assert all(
-        "undead" in [t.lower() for t in Card.objects.get(name=n, type__in=["monster", "henchman", "villain"]).traits]
-        for n in found
-    )
+    found = search_cards(query="t:monster trait:undead", page_size=200).cards
+    assert "Ghoul" in {c.name for c in found}
+    assert all("undead" in [t.lower() for t in c.traits] for c in found)
 
 
 def test_immune_to_mental():
