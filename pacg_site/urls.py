@@ -5,6 +5,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 
 from campaigns import api as campaigns_api
 from cards import api as cards_api
+from play import api as play_api
 from rules import api as rules_api
 
 from . import accounts, views
@@ -33,6 +34,13 @@ api_patterns = [
     path("parties/<int:party_id>/export/", campaigns_api.ExportAPI.as_view(), name="parties-export"),
     path("characters/<int:character_id>/", campaigns_api.CharacterAPI.as_view(), name="characters-detail"),
     path("characters/<int:character_id>/deck/", campaigns_api.DeckAPI.as_view(), name="characters-deck"),
+    path("play/sessions/", play_api.SessionListAPI.as_view(), name="play-sessions"),
+    path("play/sessions/<str:session_id>/", play_api.SessionAPI.as_view(), name="play-session"),
+    path("play/sessions/<str:session_id>/pending/", play_api.PendingAPI.as_view(), name="play-pending"),
+    path("play/sessions/<str:session_id>/actions/", play_api.ActionsAPI.as_view(), name="play-actions"),
+    path("play/sessions/<str:session_id>/preview/", play_api.PreviewAPI.as_view(), name="play-preview"),
+    path("play/sessions/<str:session_id>/events/", play_api.EventsAPI.as_view(), name="play-events"),
+    path("play/odds/", play_api.OddsAPI.as_view(), name="play-odds"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
@@ -46,4 +54,5 @@ urlpatterns = [
     path("cards/", include("cards.urls")),
     path("rules/", include("rules.urls")),
     path("campaigns/", include("campaigns.urls")),
+    path("play/", include("play.urls")),
 ]

@@ -30,6 +30,8 @@ class APIRoot(APIView):
             "rules-conflicts",
             "parties-list",
             "parties-import",
+            "play-sessions",
+            "play-odds",
             "schema",
             "docs",
             "token",

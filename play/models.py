@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from cards.models import OrderedJSONField
+
+
+class GameSession(models.Model):
+    """A scenario being played. The engine's state is stored whole; the seed never leaves the
+    server (players get views, play.engine.view)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    party = models.ForeignKey("campaigns.Party", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    scenario = models.CharField(max_length=200)
+    ruleset = models.CharField(max_length=20)
+    setup = OrderedJSONField(default=dict)
+    initial_state = OrderedJSONField(default=dict)
+    state = OrderedJSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=20, default="playing")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:table", args=[self.pk])
+
+
+class SessionPlayer(models.Model):
+    """Which user answers for which of the engine's players."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    player = models.CharField(max_length=60)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "player"], name="session_player_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} = {self.user}"
+
+
+class SessionAction(models.Model):
+    """One applied action with the events it caused: the session's log, replayable."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    player = models.CharField(max_length=60)
+    action = OrderedJSONField(default=dict)
+    events = OrderedJSONField(default=list)
+    version = models.PositiveIntegerField()  # the version the action was based on
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    response = OrderedJSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="session_action_number_unique"),
+            models.UniqueConstraint(fields=["session", "idempotency_key"], name="session_action_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player}"

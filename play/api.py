@@ -1,0 +1,190 @@
+"""The play API: sessions, their views, pending decisions with odds, actions, previews, the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pacg_site.api import DomainError
+
+from . import engine
+from .selectors import odds, session_for, sessions_for, viewer
+from .services import SCENARIOS, EngineRefusal, act, session_create
+
+
+class SessionInput(serializers.Serializer):
+    scenario = serializers.ChoiceField(choices=list(SCENARIOS))
+    ruleset = serializers.ChoiceField(choices=list(engine.RULESETS), default="core-2019")
+    party = serializers.IntegerField(required=False, help_text="play the party's characters with their decks")
+    characters = serializers.ListField(child=serializers.CharField(), required=False)
+    players = serializers.ListField(child=serializers.CharField(), required=False)
+    options = serializers.DictField(required=False)
+
+
+class ActionInput(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0)
+    action = serializers.DictField()
+
+
+def summary(session: Any) -> dict[str, Any]:
+    return {
+        "id": str(session.pk),
+        "scenario": session.scenario,
+        "ruleset": session.ruleset,
+        "status": session.status,
+        "version": session.version,
+        "party": session.party_id,
+        "players": {p.player: p.user.username for p in session.players.all()},
+        "url": session.get_absolute_url(),
+    }
+
+
+class SessionListAPI(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        """The sessions you play in."""
+        return Response([summary(s) for s in sessions_for(request.user).prefetch_related("players__user")])
+
+    @extend_schema(request=SessionInput, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request) -> Response:
+        """Set up a scenario with the homebrew starter pack's characters, for you or named users."""
+        serializer = SessionInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = session_create(by=request.user, **serializer.validated_data)
+        return Response(summary(session), status=status.HTTP_201_CREATED)
+
+
+class SessionAPI(APIView):
+    permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, session_id: str) -> Response:
+        """The game as you may see it (never deck order, face-down cards or the seed), with an ETag."""
+        session = session_for(request.user, session_id)
+        player = viewer(session, request.user)
+        etag = f'"{session.pk}-{session.version}-{player}"'
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        return Response(engine.view(session.state, player) | {"session": summary(session)}, headers={"ETag": etag})
+
+
+class PendingAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, session_id: str) -> Response:
+        """The decision waiting: who may answer, the legal options, and for a check the dice pool
+        and the exact odds so far."""
+        session = session_for(request.user, session_id)
+        shown = engine.view(session.state, viewer(session, request.user))
+        return Response(
+            {"version": session.version, "status": session.status, "pending": shown["pending"], "check": shown["check"]}
+        )
+
+
+class ActionsAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=ActionInput,
+        responses=OpenApiTypes.OBJECT,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="a retried key gets the stored response",
+            )
+        ],
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        """Answer the pending decision. A stale `version` is a 409; an illegal action a 400 naming
+        the rule; a decision that is not yours a 403."""
+        session = session_for(request.user, session_id)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 100:
+            raise DomainError("Idempotency-Key must be 1 to 100 characters")
+        # A retry repeats the same body; act() answers it from the stored response, before
+        # looking at the (by then stale) version.
+        serializer = ActionInput(data=request.data if isinstance(request.data, dict) else {})
+        serializer.is_valid(raise_exception=True)
+        response, code = act(
+            session=session,
+            by=request.user,
+            action=serializer.validated_data["action"],
+            version=serializer.validated_data["version"],
+            idempotency_key=key,
+        )
+        return Response(response, status=code)
+
+
+class PreviewAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=ActionInput, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, session_id: str) -> Response:
+        """What an answer would do to the dice and the odds, changing nothing."""
+        session = session_for(request.user, session_id)
+        action = request.data.get("action") if isinstance(request.data, dict) else None
+        if not isinstance(action, dict):
+            raise DomainError('send the action to preview: {"action": {...}}')
+        try:
+            result = engine.preview(session.state, viewer(session, request.user), action)
+        except engine.EngineError as error:
+            raise EngineRefusal(error) from error
+        return Response(result | {"version": session.version})
+
+
+class EventsAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="actions after this number")],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request, session_id: str) -> Response:
+        """The log of applied actions and what they caused, for catching up and replay."""
+        session = session_for(request.user, session_id)
+        after = request.query_params.get("after", "0")
+        if not after.isdigit():
+            raise DomainError("after must be a whole number", details={"after": after})
+        actions = session.actions.filter(number__gt=int(after)).order_by("number")[:500]
+        return Response(
+            {
+                "version": session.version,
+                "actions": [
+                    {
+                        "number": a.number,
+                        "player": a.player,
+                        "action": a.action,
+                        "version": a.version,
+                        "events": engine.public_events(a.events),
+                    }
+                    for a in actions
+                ],
+            }
+        )
+
+
+class OddsAPI(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("dice", OpenApiTypes.STR, required=True, description="e.g. 3d8+1d6+2"),
+            OpenApiParameter("difficulty", OpenApiTypes.INT, required=True),
+        ],
+        responses=OpenApiTypes.OBJECT,
+    )
+    def get(self, request: Request) -> Response:
+        """Exact odds of a check: probability, exact fraction, distribution, expected damage."""
+        return Response(odds(request.query_params.get("dice", ""), request.query_params.get("difficulty", "")))
