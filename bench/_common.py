@@ -51,15 +51,21 @@ def summary_ms(seconds: list[float]) -> dict[str, float]:
 
 
 def machine() -> dict[str, Any]:
-    from django.db import connection
+    """The machine the figures come from; the database too when Django is set up."""
+    from django.conf import settings
 
-    return {
+    facts: dict[str, Any] = {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpu": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),
-        "database": connection.vendor,
+        "load_average": [round(value, 2) for value in os.getloadavg()],
     }
+    if settings.configured:
+        from django.db import connection
+
+        facts["database"] = connection.vendor
+    return facts
 
 
 def report(figures: dict[str, Any]) -> None:

@@ -18,8 +18,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -31,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-from _common import summary_ms  # noqa: E402
+from _common import machine, summary_ms  # noqa: E402
 
 from play.engine import apply, new_game  # noqa: E402
 from play.engine.sandbox import sandbox_setup  # noqa: E402
@@ -102,16 +100,6 @@ def rates(run: dict[str, float]) -> dict[str, float]:
         "encounters_per_second_whole_game": run["encounters"] / run["whole_game_seconds"],
         "scenarios_per_second": run["games"] / (run["whole_game_seconds"] + run["setup_seconds"]),
         "answers_per_second": run["answers"] / run["whole_game_seconds"],
-    }
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpu": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "load_average": [round(value, 2) for value in os.getloadavg()],
     }
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -29,7 +27,7 @@ import numpy
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-from _common import percentile  # noqa: E402
+from _common import machine, percentile  # noqa: E402
 
 from play.engine.odds import chance, clear_cache  # noqa: E402
 
@@ -80,17 +78,6 @@ def timed_ms(function: Any, *arguments: Any) -> tuple[float, Any]:
     started = time.perf_counter()
     found = function(*arguments)
     return (time.perf_counter() - started) * 1000, found
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "platform": platform.platform(),
-        "cpu": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-    }
 
 
 def main() -> None:

@@ -1,9 +1,10 @@
-"""factory-boy factories shared by the tests."""
+"""factory-boy factories and an API client shared by the tests."""
 
 from __future__ import annotations
 
 import factory
 from django.contrib.auth.models import User
+from rest_framework.test import APIClient
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -19,3 +20,11 @@ class UserFactory(factory.django.DjangoModelFactory):
         self.set_password(extracted or "a-long-test-password")
         if create:
             self.save(update_fields=["password"])
+
+
+def client_for(user: User | None = None) -> APIClient:
+    """An API client authenticated as `user`, or anonymous."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client

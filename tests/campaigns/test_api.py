@@ -12,16 +12,9 @@ from rest_framework.test import APIClient
 from campaigns.models import LogEvent, Party
 from cards.models import Card
 
-from ..factories import UserFactory
+from ..factories import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user=None) -> APIClient:  # type: ignore[no-untyped-def]
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def core_vault() -> dict[str, int]:
@@ -32,6 +25,13 @@ def core_vault() -> dict[str, int]:
             card_set__code="core", level=0, type__in=["weapon", "spell", "armor", "item", "ally", "blessing"]
         ).values_list("uid", flat=True)
     }
+
+
+def quick_start(client: APIClient, party: Party, card: str) -> dict:  # type: ignore[type-arg]
+    """A new character of the party with the rulebook's suggested deck."""
+    return client.post(
+        reverse("api:parties-characters", args=[party.pk]), {"card": card, "quick_start": True}, format="json"
+    ).json()
 
 
 @pytest.fixture
@@ -84,15 +84,7 @@ def test_non_members_and_anonymous_get_404_for_everything_of_a_party(party, meth
 
 
 def test_non_members_cannot_see_characters_decks_or_revert(owner, party):
-    character = (
-        client_for(owner)
-        .post(
-            reverse("api:parties-characters", args=[party.pk]),
-            {"card": "core.amiri", "quick_start": True},
-            format="json",
-        )
-        .json()
-    )
+    character = quick_start(client_for(owner), party, "core.amiri")
     for client in (client_for(UserFactory(username="mallory")), client_for()):
         assert client.get(reverse("api:characters-detail", args=[character["id"]])).status_code == 404
         assert client.get(reverse("api:characters-deck", args=[character["id"]])).status_code == 404
@@ -128,18 +120,8 @@ def test_members_play_their_own_characters_and_only_the_owner_manages_the_party(
     )
     as_bob = client_for(bob)
     assert as_bob.get(reverse("api:parties-detail", args=[party.pk])).status_code == 200
-    lem = as_bob.post(
-        reverse("api:parties-characters", args=[party.pk]), {"card": "core.lem", "quick_start": True}, format="json"
-    ).json()
-    amiri = (
-        client_for(owner)
-        .post(
-            reverse("api:parties-characters", args=[party.pk]),
-            {"card": "core.amiri", "quick_start": True},
-            format="json",
-        )
-        .json()
-    )
+    lem = quick_start(as_bob, party, "core.lem")
+    amiri = quick_start(client_for(owner), party, "core.amiri")
     assert "id" in amiri, amiri
     refused = as_bob.post(
         reverse("api:parties-log", args=[party.pk]),
@@ -166,15 +148,7 @@ def test_members_play_their_own_characters_and_only_the_owner_manages_the_party(
 
 
 def test_a_broken_rule_is_a_400_naming_the_rule_and_its_source(owner, party):
-    amiri = (
-        client_for(owner)
-        .post(
-            reverse("api:parties-characters", args=[party.pk]),
-            {"card": "core.amiri", "quick_start": True},
-            format="json",
-        )
-        .json()
-    )
+    amiri = quick_start(client_for(owner), party, "core.amiri")
     response = client_for(owner).post(
         reverse("api:parties-log", args=[party.pk]),
         {"kind": "feat_gained", "character": amiri["id"], "data": {"feat": "hand:5"}},
@@ -193,15 +167,7 @@ def test_a_broken_rule_is_a_400_naming_the_rule_and_its_source(owner, party):
 
 
 def test_deck_dry_run_validates_without_saving(owner, party):
-    amiri = (
-        client_for(owner)
-        .post(
-            reverse("api:parties-characters", args=[party.pk]),
-            {"card": "core.amiri", "quick_start": True},
-            format="json",
-        )
-        .json()
-    )
+    amiri = quick_start(client_for(owner), party, "core.amiri")
     url = reverse("api:characters-deck", args=[amiri["id"]])
     short = dict(amiri["deck"])
     short.pop(next(iter(short)))
@@ -213,15 +179,7 @@ def test_deck_dry_run_validates_without_saving(owner, party):
 
 
 def test_revert_keeps_history_and_undoes_the_entry(owner, party):
-    amiri = (
-        client_for(owner)
-        .post(
-            reverse("api:parties-characters", args=[party.pk]),
-            {"card": "core.amiri", "quick_start": True},
-            format="json",
-        )
-        .json()
-    )
+    amiri = quick_start(client_for(owner), party, "core.amiri")
     award = (
         client_for(owner)
         .post(
@@ -239,9 +197,7 @@ def test_revert_keeps_history_and_undoes_the_entry(owner, party):
 
 def test_export_then_import_is_lossless(owner, party):
     client = client_for(owner)
-    amiri = client.post(
-        reverse("api:parties-characters", args=[party.pk]), {"card": "core.amiri", "quick_start": True}, format="json"
-    ).json()
+    amiri = quick_start(client, party, "core.amiri")
     client.post(
         reverse("api:parties-log", args=[party.pk]),
         {"kind": "scenario_played", "data": {"scenario": "Rumble Road", "adventure": 1, "won": True}},

@@ -5,25 +5,17 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from campaigns.models import Party
 from campaigns.selectors import party_state
 from cards.models import Card
 from play.models import GameSession
 
-from ..factories import UserFactory
+from ..factories import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db
 
 BOONS = ["weapon", "spell", "armor", "item", "ally", "blessing"]
-
-
-def client_for(user=None) -> APIClient:  # type: ignore[no-untyped-def]
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

@@ -12,16 +12,9 @@ from rest_framework.test import APIClient
 from play import engine
 from play.models import GameSession, SessionAction
 
-from ..factories import UserFactory
+from ..factories import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user=None) -> APIClient:  # type: ignore[no-untyped-def]
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
