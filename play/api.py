@@ -166,6 +166,7 @@ class EventsAPI(APIView):
                         "number": a.number,
                         "player": a.player,
                         "action": a.action,
+                        "label": a.label,
                         "version": a.version,
                         "events": engine.public_events(a.events),
                     }

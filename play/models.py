@@ -58,6 +58,7 @@ class SessionAction(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     player = models.CharField(max_length=60)
     action = OrderedJSONField(default=dict)
+    label = models.CharField(max_length=300, blank=True)  # the answer in words, for the log
     events = OrderedJSONField(default=list)
     version = models.PositiveIntegerField()  # the version the action was based on
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)

@@ -190,8 +190,10 @@ def act(
     except engine.EngineError as error:
         raise EngineRefusal(error) from error
     number = session.actions.count() + 1
+    label = describe(session.state, action)
     response = {
         "number": number,
+        "label": label,
         "version": state["version"],
         "status": state["status"],
         "events": engine.public_events(events),
@@ -203,6 +205,7 @@ def act(
         user=by,
         player=player,
         action=action,
+        label=label,
         events=events,
         version=version,
         idempotency_key=idempotency_key or None,
@@ -211,3 +214,14 @@ def act(
     session.state, session.version, session.status = state, state["version"], state["status"]
     session.save(update_fields=["state", "version", "status", "updated_at"])
     return response, status.HTTP_201_CREATED
+
+
+def describe(state: dict[str, Any], action: dict[str, Any]) -> str:
+    """An answer in words for the log: the label of the option it is, or the cards it selects."""
+    decision = state.get("pending") or {}
+    if action.get("type") == "select":
+        cards = [c for c in action.get("cards", []) if c in state["cards"]]
+        names = ", ".join(state["defs"][state["cards"][c]]["name"] for c in cards)
+        return f"{decision.get('prompt', 'Chose')}: {names}"[:300]
+    label = next((o["label"] for o in decision.get("options", []) if o["action"] == action), action.get("type", ""))
+    return str(label)[:300]

@@ -62,6 +62,11 @@ def _validate(state: State, player: str, action: dict[str, Any]) -> Decision:
             f"the action was based on version {action['version']}; the game is at version {state['version']}",
             details={"version": state["version"]},
         )
+    sheet = state["characters"].get(action.get("character")) if isinstance(action.get("character"), str) else None
+    if action.get("type") == "play" and sheet is not None and sheet["player"] != player:
+        raise NotYourDecision(
+            f"{player} does not play {action['character']}", rule="No One Else Can Take Your Turn for You"
+        )
     decision = state["pending"]
     # A player whose characters have nothing to play gets told why a play is illegal.
     if player not in decision["players"] and not (
@@ -104,7 +109,7 @@ def _answer(game: Game, state: State, player: str, action: dict[str, Any]) -> No
     else:
         found = find_option(decision, player, action)
         if found is None:
-            message, rule = explain(game, _scene(game, step), player, normalise(action))
+            message, rule = explain(game, _scene(game, step), normalise(action))
             raise IllegalAction(message, rule=rule, details={"decision": decision["kind"]})
         chosen = found
     game.state["pending"] = None

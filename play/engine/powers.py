@@ -409,15 +409,13 @@ def find_power(game: Game, scene: Scene, action: dict[str, Any]) -> dict[str, An
     return None
 
 
-def explain(game: Game, scene: Scene | None, player: str, action: dict[str, Any]) -> tuple[str, str]:
+def explain(game: Game, scene: Scene | None, action: dict[str, Any]) -> tuple[str, str]:
     """Why an action that matched no option is illegal, as precisely as the rules allow."""
     if action.get("type") != "play":
         return f"{action.get('type')!r} is not one of the options of this decision", "Decisions"
     character = action.get("character")
     if not isinstance(character, str) or character not in game.state["characters"]:
         return f"no character {character!r} in this game", "Decisions"
-    if game.player_of(character) != player:
-        return f"{player} does not play {character}", "Decisions"
     card = action.get("card")
     if scene is None:
         return "no cards can be played now", RULE_PLAYING

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from play.models import GameSession
+
 from ..factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,3 +26,34 @@ def test_start_a_scenario_and_play_a_few_decisions(page):
         page.locator("#options button.option").first.click()
         page.wait_for_function(f"document.querySelectorAll('#log li').length >= {expected}")
     assert page.inner_text("#version") != "0"
+
+
+def test_a_whole_scenario_is_played_to_its_end_on_the_table_page(page):
+    UserFactory(username="alice")
+    page.goto("/accounts/login/?next=/play/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "a-long-test-password")
+    page.click("button:has-text('Log in')")
+    page.wait_for_url("**/play/")
+    page.select_option("select[name=scenario]", "sandbox.the-patrol")
+    page.uncheck("input[name=characters][value='sandbox.sage']")
+    page.click("button:has-text('Start')")
+    page.wait_for_selector("#options .option")
+    for _ in range(600):
+        if "The scenario is over" in page.inner_text("#prompt"):
+            break
+        version = page.inner_text("#version")
+        boxes = page.locator("#options .selection input")
+        if boxes.count():  # discarding for damage: tick as many cards as asked
+            confirm = page.locator(".selection button")
+            for index in range(int(confirm.inner_text().split()[-1])):
+                boxes.nth(index).check()
+            confirm.click()
+        else:
+            page.locator("#options button.option").first.click()
+        page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
+    session = GameSession.objects.get()
+    assert session.status in {"won", "lost"}
+    assert f"The scenario is over: {session.status}" in page.inner_text("#prompt")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length === {session.actions.count()}")
+    assert ": " in page.locator("#log li").first.inner_text() and "{" not in page.inner_text("#log")

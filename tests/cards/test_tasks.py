@@ -101,4 +101,6 @@ def test_worker_imports_and_reindexes_over_the_real_broker(celery_worker_availab
     assert wait_for(lambda: client.get(progress_url).json()["status"] == "done"), client.get(progress_url).json()
     assert Card.objects.filter(card_set__code="homebrew-test").count() == 2
     # The import asked for a debounced rebuild; the worker builds the shared index.
-    assert wait_for(lambda: [c.uid for c in search_cards(query="name:golem").cards] == ["homebrew-test.mud-golem"])
+    assert wait_for(
+        lambda: [c.uid for c in search_cards(query="set:homebrew-test name:golem").cards] == ["homebrew-test.mud-golem"]
+    )

@@ -136,6 +136,7 @@ def test_a_whole_scenario_plays_to_its_end_and_the_log_replays_exactly(alice, sc
     assert engine.replay(session.initial_state, events) == session.state
     log = client.get(url("play-events", session), {"after": 0}).json()["actions"]
     assert log and all("seed" not in str(a).lower() for a in log)
+    assert all(a["label"] and "{" not in a["label"] for a in log)  # the answers in words
 
 
 def test_odds_are_exact(client):

@@ -69,6 +69,20 @@ def test_only_the_players_asked_may_answer() -> None:
         apply(game.state, "mage", {"type": "pass"})
 
 
+def test_nobody_plays_another_players_cards() -> None:
+    game = table(
+        characters=("fighter", "mage"),
+        locations={"test.alpha": ["test.goblin"]},
+        hands={"fighter": ["test.blessing"]},
+    )
+    until(game, "explore")
+    game.do("fighter", {"type": "explore"})
+    game.choose("fighter", type="skill", skill="Melee")
+    bless = next(o["action"] for o in game.state["pending"]["options"] if o["action"]["type"] == "play")
+    with pytest.raises(NotYourDecision, match="mage does not play fighter"):
+        apply(game.state, "mage", bless)
+
+
 def test_an_illegal_action_says_what_is_wrong_and_which_rule() -> None:
     game = goblin_check()
     with pytest.raises(IllegalAction) as caught:
