@@ -42,3 +42,12 @@ def page(browser, live_server, bundled_cards):  # type: ignore[no-untyped-def]
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+def log_in(page, username: str, then: str = "/") -> None:  # type: ignore[no-untyped-def]
+    """Log in through the real form (UserFactory's password), landing on `then`."""
+    page.goto(f"/accounts/login/?next={then}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "a-long-test-password")
+    page.click("button:has-text('Log in')")
+    page.wait_for_url(f"**{then}")

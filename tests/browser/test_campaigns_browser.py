@@ -8,6 +8,7 @@ from campaigns.services import append_event, character_create, party_create
 
 from ..campaigns.test_api import core_vault
 from ..factories import UserFactory
+from .conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,11 +18,7 @@ def test_the_deck_editor_validates_as_you_edit(page, live_server):
     party = party_create(owner=owner, name="Kobold Hunters", game="pacg", ruleset="core-2019")
     append_event(party=party, by=owner, kind="vault_changed", data={"add": core_vault()})
     amiri = character_create(party=party, by=owner, card="core.amiri", quick_start=True)
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "alice")
-    page.fill("input[name=password]", "a-long-test-password")
-    page.click("button:has-text('Log in')")
-    page.goto(f"/campaigns/characters/{amiri.pk}/deck/")
+    log_in(page, "alice", then=f"/campaigns/characters/{amiri.pk}/deck/")
     page.wait_for_function("document.getElementById('verdict').textContent.includes('keeps every rule')")
     longspear = page.locator("input[aria-label='Longspear']")
     longspear.fill("0")

@@ -7,17 +7,14 @@ import pytest
 from play.models import GameSession
 
 from ..factories import UserFactory
+from .conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_start_a_scenario_and_play_a_few_decisions(page):
     UserFactory(username="alice")
-    page.goto("/accounts/login/?next=/play/")
-    page.fill("input[name=username]", "alice")
-    page.fill("input[name=password]", "a-long-test-password")
-    page.click("button:has-text('Log in')")
-    page.wait_for_url("**/play/")
+    log_in(page, "alice", then="/play/")
     page.click("button:has-text('Start')")
     page.wait_for_selector("#options button.option")
     assert "The scenario is over" not in page.inner_text("#prompt")
@@ -30,11 +27,7 @@ def test_start_a_scenario_and_play_a_few_decisions(page):
 
 def test_a_whole_scenario_is_played_to_its_end_on_the_table_page(page):
     UserFactory(username="alice")
-    page.goto("/accounts/login/?next=/play/")
-    page.fill("input[name=username]", "alice")
-    page.fill("input[name=password]", "a-long-test-password")
-    page.click("button:has-text('Log in')")
-    page.wait_for_url("**/play/")
+    log_in(page, "alice", then="/play/")
     page.select_option("select[name=scenario]", "sandbox.the-patrol")
     page.uncheck("input[name=characters][value='sandbox.sage']")
     page.click("button:has-text('Start')")
