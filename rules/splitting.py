@@ -78,6 +78,7 @@ SMALL_WORDS = {
 MIN_PASSAGE_CHARS = 25
 CREDITS = ("credits", "creditos")  # who translated the book answers no rules question
 NOT_STEPS = {"important", "note", "tip", "importante", "nota"}  # asides that belong to their section
+ASIDES = {"rules", "strategy", "example", "new"}
 
 
 @dataclass
@@ -343,9 +344,17 @@ class _LinesReader:
 # --- the Spanish "caps" layout ------------------------------------------------------------
 
 _CAPS_HEAD = re.compile(
-    r"^(?P<head>(?:[A-ZÁÉÍÓÚÑÜ¿¡][A-ZÁÉÍÓÚÑÜ¿?¡!:,()«»\-]*\s+){1,12}?)(?P<body>[A-ZÁÉÍÓÚ¿¡«\"][a-záéíóúñü].{60,})$",
+    r"^(?P<head>(?:[A-ZÁÉÍÓÚÑÜ¿¡(][A-ZÁÉÍÓÚÑÜ¿?¡!:,()«»\-]*\s+){1,12}?)(?P<body>[A-ZÁÉÍÓÚ¿¡«\"][a-záéíóúñü].{60,})$",
     re.DOTALL,
 )
+# The book's one-paragraph character profiles ("EZREN EL MAGO El talento de Ezren..."), set
+# beside the rules; the extraction runs them into the text, once even after a heading.
+PROFILE_NAMES = {"amiri", "ezren", "harsk", "kyra", "lem", "lini", "merisiel", "sajan", "seelah", "seoni", "valeros"}
+_PROFILE = re.compile(
+    rf"(?P<name>\b(?:{'|'.join(sorted(PROFILE_NAMES)).upper()}) (?:EL|LA) \w+)\s+(?=[A-ZÁÉÍÓÚ][a-záéíóúñü])"
+)
+# A boon's face ("CARISMA TESORO Quema esta carta para evadir...") is not a section.
+_CARD_POWER = re.compile(r"^(?:Quema|Descarta|Recarga|Revela|Entierra|Muestra) esta carta")
 _CAPS_WORD = re.compile(r"^[A-ZÁÉÍÓÚÑÜ¿¡«][A-ZÁÉÍÓÚÑÜ?!:,()»\-]*$")
 _SPACED_OUT = re.compile(r"(?:\b\w{1,2}\s+){5,}\w{1,2}\b")  # "I ul st ra ci ón d e Wa yn e"
 STANDALONE_HEADING_STARTS = {"como", "tipos", "cartas", "ejemplo", "hoja", "despues", "entre", "terminar"}
@@ -414,31 +423,69 @@ class _CapsReader:
             and all(_CAPS_WORD.match(w) and sum(c.isalpha() for c in w) >= 2 for w in words)
         )
 
+    @staticmethod
+    def single_word_heading(head: str) -> bool:
+        """ "ESBIRROS Los esbirros son..." heads a section; "EZREN Eduardo y Mónica..." is a card face."""
+        return len(head) >= 5 and bool(_CAPS_WORD.match(head)) and _normal(head) not in PROFILE_NAMES
+
+    def drop(self, paragraph: str) -> int:
+        if len(self.dropped_samples) < 40:
+            self.dropped_samples.append(paragraph[:80])
+        return len(paragraph)
+
     def read(self) -> SplitResult:
         assembler = _Assembler([])
         dropped = 0
+        # A sidebar, a profile or an example is one paragraph in this layout; the next paragraph
+        # without a heading continues the section the aside interrupted.
+        interrupted: Passage | None = None
         paragraphs = [" ".join(p.split()) for p in self.paragraphs]
         for index, paragraph in enumerate(paragraphs):
             if self.noise(paragraph):
                 following = next((p for p in paragraphs[index + 1 :] if not self.noise(p)), "")
                 if self.standalone_heading(paragraph) and following and not _CAPS_HEAD.match(following):
                     self.caps_heading(assembler, paragraph)  # a heading the layout set apart
-                    continue
-                dropped += len(paragraph)
-                if len(self.dropped_samples) < 40:
-                    self.dropped_samples.append(paragraph[:80])
+                    interrupted = None
+                else:
+                    dropped += self.drop(paragraph)
                 continue
-            match = _CAPS_HEAD.match(paragraph)
-            body = paragraph
-            if match and (len(match.group("head").split()) >= 2 or match.group("head").strip().endswith(("?", ":"))):
-                body = match.group("body")
-                self.caps_heading(assembler, " ".join(match.group("head").split()))
+            profile = _PROFILE.search(paragraph[:80]) if assembler.mode == "normal" else None
+            head, body = self.head_and_body(paragraph, profile)
+            if head and _CARD_POWER.match(body):
+                dropped += self.drop(paragraph)
+                continue
+            if head:
+                before = assembler.current
+                self.caps_heading(assembler, head)
+                aside = assembler.current is not None and assembler.current.kind in ASIDES
+                interrupted = (interrupted or before) if aside else None
+            if profile:
+                interrupted = interrupted or assembler.current
+                name = profile.group("name")
+                assembler.open("section", name[:1] + name[1:].lower(), assembler.section[:1], 2)
+            elif not head and assembler.mode == "normal" and body.startswith("Ejemplo:"):
+                interrupted = interrupted or assembler.current
+                assembler.open("example", "Ejemplo", assembler.section[:1], 3)
+            elif not head and interrupted is not None:
+                assembler.current, interrupted = interrupted, None
             cleaned, removed = _clean_caps_text(body)
             dropped += removed
             assembler.text(cleaned)
         passages = assembler.finish()
         kept = sum(len(p.text) for p in passages)
         return SplitResult(passages, "caps", kept, dropped, assembler.duplicate_chars, self.dropped_samples)
+
+    def head_and_body(self, paragraph: str, profile: re.Match[str] | None) -> tuple[str, str]:
+        """The upper-case heading run in at the start of a paragraph (or "" if none), and the rest."""
+        if profile:
+            return " ".join(paragraph[: profile.start()].split()), paragraph[profile.end() :]
+        match = _CAPS_HEAD.match(paragraph)
+        if not match:
+            return "", paragraph
+        head = " ".join(match.group("head").split())
+        if len(head.split()) >= 2 or head.endswith(("?", ":")) or self.single_word_heading(head):
+            return head, match.group("body")
+        return "", paragraph
 
     @staticmethod
     def caps_heading(assembler: _Assembler, head: str) -> None:

@@ -76,6 +76,27 @@ def test_spanish_headings_are_found_and_page_furniture_is_gone():
         assert not re.search(r"\b(?:\w{1,2} ){6,}", passage.text), passage.text[:200]  # spaced-out letters
 
 
+def test_spanish_asides_are_passages_of_their_own_and_the_rules_around_them_stay_together():
+    passages = split("rotr_es").passages
+
+    def by_text(phrase: str):  # type: ignore[no-untyped-def]
+        return next(p for p in passages if phrase in p.text)
+
+    # A character profile run into a heading is split from it, and the rules resume after it.
+    lem = by_text("Mientras la mayoría de los demás se especializan")
+    assert (lem.heading, lem.path) == ("Lem el bardo", ["Cómo realizar una prueba"])
+    assert by_text("Efectuar la tirada: se lanzan los dados").heading == "Cómo realizar una prueba"
+    kyra = by_text("Todos corren hacia Kyra")
+    assert (kyra.heading, kyra.path) == ("Kyra la clériga", ["Cómo enfrentarse a una carta"])
+    assert by_text("Merisiel cuenta con el poder").heading == "Merisiel la pícara"
+    # Headings with parentheses or of one word are found; a boon's face is not a section.
+    assert by_text("Las cartas de perdición son aquellas").heading.startswith("Cartas de perdición (villano")
+    assert by_text("Los esbirros son un tipo especial de perdición").heading == "Esbirros"
+    assert by_text("Seoni encuentra el conjuro elocuencia").kind == "example"
+    assert not {"Carisma tesoro", "Medallón siédrico"} & {p.heading for p in passages}
+    assert [p.text[:13] for p in passages if p.heading == "Lini la druida"] == ["Lini se sirve"]
+
+
 def test_long_sections_are_cut_into_parts_at_sentence_ends():
     parts = [p for p in split("core").passages if p.heading == "Playing Cards" and p.part]
     assert len(parts) >= 2 and [p.part for p in parts] == list(range(1, len(parts) + 1))
