@@ -104,6 +104,8 @@ def main() -> None:
             "without_embeddings": Pipeline(dense=False),
             "without_spelling": Pipeline(spelling=False),
             "without_concept_expansion": Pipeline(expansion=False),
+            "without_phrasings": Pipeline(phrasings=False),
+            "without_phrasing_glosses": Pipeline(gloss=False),
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),
             "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0),

@@ -14,6 +14,7 @@ import yaml
 from cards.dataformat.text import fold
 
 CONCEPTS_FILE = Path(__file__).resolve().parent / "concepts.yaml"
+PHRASINGS_FILE = Path(__file__).resolve().parent / "phrasings.yaml"
 
 
 @dataclass(frozen=True)
@@ -40,27 +41,30 @@ class Mention:
 
 
 class ConceptTable:
-    def __init__(self, concepts: list[Concept]):
+    def __init__(self, concepts: list[Concept], phrasings: dict[str, tuple[str, ...]] | None = None):
         self.concepts = {concept.id: concept for concept in concepts}
-        self._patterns: dict[str | None, tuple[re.Pattern[str], dict[str, list[str]]]] = {}
+        self.phrasings = phrasings or {}  # concept id -> players' words (rules/phrasings.yaml)
+        self._patterns: dict[tuple[str | None, bool], tuple[re.Pattern[str], dict[str, list[str]]]] = {}
 
-    def _pattern(self, game: str | None) -> tuple[re.Pattern[str], dict[str, list[str]]]:
-        if game not in self._patterns:
+    def _pattern(self, game: str | None, phrasings: bool) -> tuple[re.Pattern[str], dict[str, list[str]]]:
+        if (game, phrasings) not in self._patterns:
             owners: dict[str, list[str]] = {}
             for concept in self.concepts.values():
                 if game is None or concept.game == game:
-                    for word in concept.words:
+                    extra = self.phrasings.get(concept.id, ()) if phrasings else ()
+                    for word in dict.fromkeys([*concept.words, *extra]):
                         owners.setdefault(fold(word), []).append(concept.id)
             alternatives = sorted(owners, key=len, reverse=True)
             # A plural "s"/"es" is allowed after a word, so "henchmen"/"banes" need no entry.
             body = "|".join(re.escape(word) for word in alternatives) or "(?!)"
-            self._patterns[game] = (re.compile(rf"(?<![\w])({body})(?:e?s)?(?![\w])"), owners)
-        return self._patterns[game]
+            self._patterns[game, phrasings] = (re.compile(rf"(?<![\w])({body})(?:e?s)?(?![\w])"), owners)
+        return self._patterns[game, phrasings]
 
-    def mentions(self, text: str, game: str | None = None) -> list[Mention]:
-        """Concept words in the text, longest first, without overlaps. Positions are in the
-        folded text, which has the same length as the original for our alphabets."""
-        pattern, owners = self._pattern(game)
+    def mentions(self, text: str, game: str | None = None, *, phrasings: bool = False) -> list[Mention]:
+        """Concept words in the text, longest first, without overlaps; with `phrasings`, players'
+        words too (for questions, never for passages). Positions are in the folded text, which
+        has the same length as the original for our alphabets."""
+        pattern, owners = self._pattern(game, phrasings)
         found = []
         for match in pattern.finditer(fold(text)):
             for concept in owners[match.group(1)]:
@@ -76,8 +80,9 @@ class ConceptTable:
 
 
 @cache
-def concept_table(path: Path = CONCEPTS_FILE) -> ConceptTable:
+def concept_table(path: Path = CONCEPTS_FILE, phrasings: Path = PHRASINGS_FILE) -> ConceptTable:
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    said = yaml.safe_load(phrasings.read_text(encoding="utf-8")) or {}
     concepts = [
         Concept(
             id=entry["id"],
@@ -87,4 +92,4 @@ def concept_table(path: Path = CONCEPTS_FILE) -> ConceptTable:
         )
         for entry in raw
     ]
-    return ConceptTable(concepts)
+    return ConceptTable(concepts, {concept: tuple(words) for concept, words in said.items()})

@@ -127,9 +127,22 @@ class Encoder:
         config = json.loads((directory / "config.json").read_text())
         self.layers = config["num_hidden_layers"]
         self.heads = config["num_attention_heads"]
+        # Weights transposed once, and query, key and value as one product: a question is a
+        # handful of tokens, so the cost of an answer's embedding is mostly per matrix product.
+        for layer in range(self.layers):
+            prefix = f"encoder.layer.{layer}.attention.self"
+            parts = [f"{prefix}.{part}" for part in ("query", "key", "value")]
+            self.w[f"{prefix}.qkv.weight"] = np.concatenate([self.w[f"{part}.weight"] for part in parts])
+            self.w[f"{prefix}.qkv.bias"] = np.concatenate([self.w[f"{part}.bias"] for part in parts])
+        self.transposed = {
+            name[: -len(".weight")]: np.ascontiguousarray(array.T)
+            for name, array in self.w.items()
+            if name.endswith(".weight") and array.ndim == 2 and "embeddings" not in name
+        }
 
     def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
-        return x @ self.w[f"{name}.weight"].T + self.w[f"{name}.bias"]
+        flat = x.reshape(-1, x.shape[-1]) @ self.transposed[name] + self.w[f"{name}.bias"]
+        return flat.reshape(*x.shape[:-1], -1)
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         """Unit vectors, one row per text. Texts of similar length are batched together."""
@@ -163,9 +176,7 @@ class Encoder:
             def heads(t: np.ndarray) -> np.ndarray:
                 return t.reshape(len(batch), length, self.heads, size).transpose(0, 2, 1, 3)
 
-            q = heads(self._linear(x, f"{prefix}.attention.self.query"))
-            k = heads(self._linear(x, f"{prefix}.attention.self.key"))
-            v = heads(self._linear(x, f"{prefix}.attention.self.value"))
+            q, k, v = (heads(t) for t in np.split(self._linear(x, f"{prefix}.attention.self.qkv"), 3, axis=-1))
             scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(size) + bias
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)

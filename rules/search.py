@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -19,12 +20,14 @@ from whoosh import query as wq
 from whoosh.analysis import CharsetFilter, LanguageAnalyzer, LowercaseFilter, RegexTokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.support.charset import accent_map
+from wordfreq import zipf_frequency
 
 from pacg_site import textindex
 
 from .embeddings import DIMENSIONS
 
 NAME = "rules"
+COMMON_WORD = 3.0  # Zipf frequency: once per million words of the language
 RERANK_DEPTH = 30  # hits re-ranked for the question's language
 LANGUAGES = ("en", "es")
 _analyzers = {language: LanguageAnalyzer(language) | CharsetFilter(accent_map) for language in LANGUAGES}
@@ -33,13 +36,13 @@ _plain = RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
 SCHEMA = Schema(
     pid=ID(stored=True, unique=True),
     book=ID(stored=True),
-    game=ID,
+    game=ID(stored=True),
     kind=ID(stored=True),
     language=ID(stored=True),
     edition=ID,
     concepts=KEYWORD(commas=True, scorable=True),
     term=ID,  # a glossary entry's term, folded
-    plain=TEXT(analyzer=_plain),
+    **{f"plain_{language}": TEXT(analyzer=_plain) for language in LANGUAGES},  # for spelling
     payload=STORED,
     **{f"heading_{language}": TEXT(analyzer=_analyzers[language]) for language in LANGUAGES},
     **{f"body_{language}": TEXT(analyzer=_analyzers[language]) for language in LANGUAGES},
@@ -51,6 +54,14 @@ BOOSTS = {"heading": 1.0, "body": 1.0, "concepts": 1.5, "term": 3.0, "expansion"
 
 def analyze(text: str, language: str) -> list[str]:
     return [token.text for token in _analyzers[language](text)]
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str, language: str) -> str | None:
+    """One word as the index sees it (None for a stop word): the answer's highlighting stems
+    every word of five passages, and the books use few distinct words."""
+    stems = analyze(word, language)
+    return stems[0] if stems else None
 
 
 def plain_words(text: str) -> list[str]:
@@ -83,7 +94,7 @@ def documents(passages: Iterable[IndexedPassage]) -> Iterable[dict[str, Any]]:
             "edition": passage.edition,
             "concepts": ",".join(passage.concepts),
             "term": " ".join(plain_words(passage.heading)) if passage.kind == "glossary" else "",
-            "plain": f"{passage.heading} {passage.text}",
+            f"plain_{passage.language}": f"{passage.heading} {passage.text}",
             f"heading_{passage.language}": heading,
             f"body_{passage.language}": passage.text,
         }
@@ -99,20 +110,7 @@ class Question:
     expanded: dict[str, list[str]] = field(default_factory=dict)  # the concepts' other words
     language: str = "en"  # the question's language; its book's passages rank first
     books: frozenset[str] = frozenset()  # books the question names ("in wrath ...")
-
-
-def build_query(question: Question, boosts: dict[str, float] = BOOSTS) -> wq.Query:
-    clauses: list[wq.Query] = []
-    for weight, words_by_language in ((1.0, question.words), (boosts["expansion"], question.expanded)):
-        for language, words in words_by_language.items():
-            for word in dict.fromkeys(words):
-                clauses.append(wq.Term(f"heading_{language}", word, boost=weight * boosts["heading"]))
-                clauses.append(wq.Term(f"body_{language}", word, boost=weight * boosts["body"]))
-    for concept in dict.fromkeys(question.concepts):
-        clauses.append(wq.Term("concepts", concept, boost=boosts["concepts"]))
-    for term in dict.fromkeys(question.terms):
-        clauses.append(wq.Term("term", term, boost=boosts["term"]))
-    return wq.Or(clauses) if clauses else wq.NullQuery()
+    meaning: str = ""  # the text to embed: the question, with the book's word for players' words
 
 
 @dataclass(frozen=True)
@@ -132,24 +130,81 @@ def search(
     limit: int = 10,
     boosts: dict[str, float] = BOOSTS,
 ) -> list[Hit]:
-    filters = [
-        wq.Or([wq.Term(field, value) for value in values])
-        for field, values in (("game", list(games)), ("book", list(books)), ("kind", list(kinds)))
-        if values
-    ]
+    """The question's BM25 ranking: Whoosh's scores for `build_query`, summed with numpy from
+    per-term score vectors cached with the searcher. A question is an OR of some fifty terms, and
+    Whoosh's pure-Python union of their posting lists took most of the time of an answer."""
+    games, books, kinds = set(games), set(books), set(kinds)
     with textindex.reading(NAME) as (searcher, cache):
-        languages = cache.setdefault("languages", {})
-        results = searcher.search(
-            build_query(question, boosts), limit=max(limit, RERANK_DEPTH), filter=wq.And(filters) if filters else None
-        )
-        hits = []
-        for hit in results:
-            book = hit["book"]
-            if book not in languages:
-                languages[book] = hit["language"]
-            factor = boosts["same_language"] if languages[book] == question.language else 1.0
-            hits.append(Hit(int(hit["pid"]), book, hit["kind"], round(hit.score * factor, 4)))
+        if "documents" not in cache:
+            cache["documents"] = _documents(searcher)
+        pids, book_of, kind_of, language_of, game_of = cache["documents"]
+        total = np.zeros(len(pids))
+        for field, word, boost in query_terms(question, boosts):
+            vector = _term_scores(searcher, cache, field, word)
+            if vector is not None:
+                total += boost * vector
+        wanted = total > 0
+        for values, column in ((games, game_of), (books, book_of), (kinds, kind_of)):
+            if values:
+                wanted &= np.isin(column, list(values))
+        docs = np.flatnonzero(wanted)
+        top = docs[np.lexsort((docs, -total[docs]))][: max(limit, RERANK_DEPTH)]
+        same = boosts["same_language"]
+        hits = [
+            Hit(
+                int(pids[doc]),
+                str(book_of[doc]),
+                str(kind_of[doc]),
+                round(float(total[doc]) * (same if language_of[doc] == question.language else 1.0), 4),
+            )
+            for doc in top
+        ]
         return sorted(hits, key=lambda hit: -hit.score)[:limit]
+
+
+def query_terms(question: Question, boosts: dict[str, float] = BOOSTS) -> list[tuple[str, str, float]]:
+    """The question as weighted (field, word) terms: its words and its concepts' other words in
+    the heading and body fields of both languages, its concepts, and the glossary terms it names."""
+    terms: list[tuple[str, str, float]] = []
+    for weight, words_by_language in ((1.0, question.words), (boosts["expansion"], question.expanded)):
+        for language, words in words_by_language.items():
+            for word in dict.fromkeys(words):
+                terms.append((f"heading_{language}", word, weight * boosts["heading"]))
+                terms.append((f"body_{language}", word, weight * boosts["body"]))
+    terms += [("concepts", concept, boosts["concepts"]) for concept in dict.fromkeys(question.concepts)]
+    terms += [("term", term, boosts["term"]) for term in dict.fromkeys(question.terms)]
+    return terms
+
+
+def build_query(question: Question, boosts: dict[str, float] = BOOSTS) -> wq.Query:
+    """The same ranking as a Whoosh query (its scores are what `search` sums)."""
+    clauses = [wq.Term(field, word, boost=boost) for field, word, boost in query_terms(question, boosts)]
+    return wq.Or(clauses) if clauses else wq.NullQuery()
+
+
+def _documents(searcher: Any) -> tuple[np.ndarray, ...]:
+    """Stored fields of every document by document number, for filtering and results."""
+    count = searcher.doc_count_all()
+    columns: list[list[Any]] = [[0] * count, [""] * count, [""] * count, [""] * count, [""] * count]
+    for docnum, fields in searcher.reader().iter_docs():
+        for column, key in enumerate(("pid", "book", "kind", "language", "game")):
+            columns[column][docnum] = fields.get(key, "")
+    return tuple(np.array(column) for column in columns)
+
+
+def _term_scores(searcher: Any, cache: dict[Any, Any], field: str, word: str) -> np.ndarray | None:
+    key = ("scores", field, word)
+    if key not in cache:
+        vector = None
+        text = searcher.schema[field].to_bytes(word)
+        if (field, text) in searcher.reader():
+            vector = np.zeros(searcher.doc_count_all())
+            matcher = searcher.postings(field, text)
+            while matcher.is_active():
+                vector[matcher.id()] = matcher.score()
+                matcher.next()
+        cache[key] = vector
+    return cache[key]
 
 
 def similarities(
@@ -193,17 +248,23 @@ def generation() -> int:
         return searcher.reader().generation()
 
 
-def suggestions(words: list[str]) -> dict[str, str]:
-    """Corrections for words the books never use, from the books' own (unstemmed) words."""
+def suggestions(words: list[str], language: str) -> dict[str, str]:
+    """Corrections for words that neither the books nor the language commonly use ("slip" is a
+    word, not a typo of "skip"), from the words of the books in the question's language ("slip"
+    is not Spanish "si"). One edit for short words, two for longer ones."""
     found: dict[str, str] = {}
     with textindex.reading(NAME) as (searcher, cache):
         reader = searcher.reader()
-        if "corrector" not in cache:
-            cache["corrector"] = searcher.corrector("plain")
+        key = f"corrector_{language}"
+        if key not in cache:
+            cache[key] = searcher.corrector(f"plain_{language}")
         for word in words:
-            if len(word) < 4 or re.fullmatch(r"\d+", word) or ("plain", word) in reader:
+            known = any((f"plain_{other}", word) in reader for other in LANGUAGES) or (
+                zipf_frequency(word, language) >= COMMON_WORD
+            )
+            if len(word) < 4 or re.fullmatch(r"\d+", word) or known:
                 continue
-            options = cache["corrector"].suggest(word, limit=1, maxdist=2, prefix=1)
-            if options:
+            options = cache[key].suggest(word, limit=1, maxdist=1 if len(word) <= 5 else 2, prefix=1)
+            if options and len(options[0]) >= len(word) - 1:
                 found[word] = options[0]
     return found

@@ -127,6 +127,8 @@ class Pipeline:
     spelling: bool = True  # correct words the books never use
     concepts: bool = False  # match the question's concepts on passage tags (measured: it hurt; see README)
     expansion: bool = True  # add the concepts' words in the other editions and languages
+    phrasings: bool = True  # players' words for a concept (rules/phrasings.yaml) count as mentions
+    gloss: bool = True  # and their concepts' book words are embedded with the question
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
     dense_weight: float = 0.7  # share of the embedding similarity in the fused score
@@ -143,7 +145,7 @@ MAX_EXPANSION = 12
 
 @lru_cache(maxsize=256)
 def _suggestions_cached(question: str, generation: int) -> tuple[tuple[str, str], ...]:
-    return tuple(search.suggestions(_words(question)).items())
+    return tuple(search.suggestions(_words(question), language_of(question)).items())
 
 
 def _suggestions(question: str) -> dict[str, str]:
@@ -158,7 +160,11 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     for wrong, right in corrections.items():
         corrected = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, corrected)
     concepts = concept_table()
-    mentioned = list(dict.fromkeys(m.concept for m in concepts.mentions(corrected, game)))
+    said = [m for text in (question, corrected) for m in concepts.mentions(text, game, phrasings=pipeline.phrasings)]
+    mentioned = list(dict.fromkeys(m.concept for m in said))
+    # Players' words ("slip past") get the book's word ("evade") beside them for the embedding too.
+    in_book_words = {m.concept for m in concepts.mentions(corrected, game)}
+    glosses = [concepts.concepts[c].words[0] for c in mentioned if c not in in_book_words]
     expansion = (
         " ".join(word for concept in mentioned for word in concepts.concepts[concept].words)
         if pipeline.expansion
@@ -186,6 +192,7 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
             expanded=expanded,
             language=question_language,
             books=frozenset(books_named(question)),
+            meaning=f"{question} ({', '.join(glosses)})" if glosses and pipeline.gloss else question,
         ),
         corrections,
     )
@@ -329,14 +336,16 @@ def search_passages(
     check_filters(game, books, kinds)
     _ensure_index()
     chosen, certain = _game_of(query, game, books, cards if cards is not None else named_cards(query))
-    vector = _embedding(query) if pipeline.dense else None
     prepared, corrections = prepare(query, chosen, pipeline)
+    vector = _embedding(prepared.meaning) if pipeline.dense else None
     hits = _ranked(prepared, vector, pipeline, games=[chosen], books=books, kinds=kinds, limit=limit)
     if not certain:
         # The question's words don't settle the game: ask both, keep the better answer.
         other = "aventuria" if chosen == "pacg" else "pacg"
         other_prepared, other_corrections = prepare(query, other, pipeline)
-        other_hits = _ranked(other_prepared, vector, pipeline, games=[other], books=[], kinds=kinds, limit=limit)
+        same = other_prepared.meaning == prepared.meaning
+        other_vector = vector if same or not pipeline.dense else _embedding(other_prepared.meaning)
+        other_hits = _ranked(other_prepared, other_vector, pipeline, games=[other], books=[], kinds=kinds, limit=limit)
         if other_hits and (not hits or other_hits[0].score > hits[0].score * 1.3):
             return other_hits, other_prepared, other, other_corrections
     return hits, prepared, chosen, corrections
@@ -498,7 +507,7 @@ def highlight(text: str, question: search.Question, language: str, sentences: in
         sentence = match.group().strip()
         if not sentence:
             continue
-        stems = set(search.analyze(sentence, language))
+        stems = {search.stem(word, language) for word in _TOKEN.findall(sentence)}
         scored.append((len(stems & wanted), match.start(), sentence))
     best = sorted(scored, key=lambda item: (-item[0], item[1]))[:sentences]
     chosen = [sentence for _, _, sentence in sorted(best, key=lambda item: item[1]) if best and _ > 0] or [
@@ -510,10 +519,9 @@ def highlight(text: str, question: search.Question, language: str, sentences: in
 def _mark(sentence: str, wanted: set[str], language: str) -> str:
     out, last = [], 0
     for match in _TOKEN.finditer(sentence):
-        stems = search.analyze(match.group(), language)
         out.append(html.escape(sentence[last : match.start()]))
         word = html.escape(match.group())
-        out.append(f"<mark>{word}</mark>" if stems and stems[0] in wanted else word)
+        out.append(f"<mark>{word}</mark>" if search.stem(match.group(), language) in wanted else word)
         last = match.end()
     out.append(html.escape(sentence[last:]))
     return "".join(out)

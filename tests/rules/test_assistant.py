@@ -60,6 +60,17 @@ def test_a_misspelled_question_gets_a_did_you_mean():
     assert answer.did_you_mean and "hourglass" in answer.did_you_mean
 
 
+def test_players_words_find_the_rule_in_the_books_words():
+    answer = ask("what happens to a monster I slip past without fighting")
+    assert any("evade" in r["text"].lower() for r in answer.results[:3]), [r["heading"] for r in answer.results]
+    assert answer.did_you_mean is None  # "slip past" is English, not a typo of "skip part"
+
+
+def test_spelling_is_corrected_from_the_books_in_the_questions_language():
+    assert ask("¿cómo se cierra una localizacoin?").did_you_mean == "¿cómo se cierra una localizacion?"
+    assert ask("can I peek at the top card").did_you_mean is None  # not Spanish "pero"
+
+
 def test_glossary_terms_of_the_question_are_defined():
     answer = ask("what does recharge mean")
     assert any(entry["term"] == "Recharge" and entry["book"] == "core" for entry in answer.glossary)

@@ -67,3 +67,12 @@ def test_aventuria_words_never_tag_pacg_passages():
     table = concept_table()
     aventuria = {c.id for c in table.concepts.values() if c.game == "aventuria"}
     assert not aventuria & set(table.tag("a hero title and fate points in a combat round", "pacg"))
+
+
+def test_players_words_name_known_concepts_and_never_tag_passages():
+    table = concept_table()
+    assert set(table.phrasings) <= set(table.concepts)
+    for concept, phrases in table.phrasings.items():
+        assert all(p == p.lower() and p not in table.concepts[concept].words for p in phrases), concept
+    assert "evade" in {m.concept for m in table.mentions("a monster I slip past", "pacg", phrasings=True)}
+    assert "evade" not in table.tag("a monster I slip past", "pacg")
