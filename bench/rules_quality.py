@@ -109,6 +109,7 @@ def main() -> None:
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),
             "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0),
+            "without_following_glossary_links": Pipeline(follow_glossary=False),
             "flat_boosts": Pipeline(boosts=flat),
         }
     figures: dict = {"benchmark": "rules_quality", "questions": len(questions)}  # type: ignore[type-arg]

@@ -134,6 +134,7 @@ class Pipeline:
     dense_weight: float = 0.7  # share of the embedding similarity in the fused score
     fusion: str = "linear"  # linear (scores) or rrf (reciprocal ranks)
     glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
+    follow_glossary: bool = True  # a glossary entry in the top five brings the rule it refers to
     named_book_weight: float = 1.5  # "in wrath ..." prefers the book the question names
     per_book: int = 5  # at most this many passages of one book in the top five, when others answer
     boosts: dict[str, float] = field(default_factory=lambda: dict(search.BOOSTS))
@@ -402,7 +403,7 @@ def _ranked(
             for pid, hit in candidates.items()
             if pid in cosines
         ]
-    return fused[:limit] if not fused else _rerank(fused, question, pipeline)[:limit]
+    return fused[:limit] if not fused else _rerank(fused, question, pipeline, kinds)[:limit]
 
 
 RRF_K = 20
@@ -420,7 +421,9 @@ def books_named(question: str) -> set[str]:
     return {book for book, names in BOOK_NAMES.items() if any(re.search(rf"\b{fold(n)}\b", folded) for n in names)}
 
 
-def _rerank(hits: list[search.Hit], question: search.Question, pipeline: Pipeline) -> list[search.Hit]:
+def _rerank(
+    hits: list[search.Hit], question: search.Question, pipeline: Pipeline, kinds: list[str]
+) -> list[search.Hit]:
     """Priors the ranking functions don't know: glossary entries are shown apart, a book the
     question names comes first, and the top five show more than one book when others answer."""
     named = question.books
@@ -441,6 +444,8 @@ def _rerank(hits: list[search.Hit], question: search.Question, pipeline: Pipelin
         ),
         key=lambda hit: -hit.score,
     )
+    if pipeline.follow_glossary:
+        rescored = _with_glossary_rules(rescored, kinds)
     top: list[search.Hit] = []
     later: list[search.Hit] = []
     counts: dict[str, int] = {}
@@ -453,6 +458,36 @@ def _rerank(hits: list[search.Hit], question: search.Question, pipeline: Pipelin
     if len(top) < 5:  # not enough other books: fill the top five in score order
         top, later = top + later[: 5 - len(top)], later[5 - len(top) :]
     return top + sorted(later, key=lambda hit: -hit.score)
+
+
+def _with_glossary_rules(hits: list[search.Hit], kinds: list[str]) -> list[search.Hit]:
+    """ "Evade: End the encounter ... See Apply Any Evasion Effects on page 8": a definition that
+    answers names the rule, so the rule follows it (at its score) if it is not already above."""
+    targets = _per_index("glossary_targets", _glossary_targets)
+    out: list[search.Hit] = []
+    placed: set[int] = set()
+    for position, hit in enumerate(hits):
+        if hit.pid in placed:
+            continue
+        out.append(hit)
+        placed.add(hit.pid)
+        target = targets.get(hit.pid)
+        if target and position < 5 and target.pid not in placed and (not kinds or target.kind in kinds):
+            out.append(search.Hit(target.pid, target.book, target.kind, hit.score))
+            placed.add(target.pid)
+    return out
+
+
+def _glossary_targets() -> dict[int, search.Hit]:
+    """Each glossary entry's rule: the first passage of its book that its text links to."""
+    passages = Passage.objects.values_list("pk", "book__slug", "anchor", "kind")
+    by_anchor = {(book, anchor): search.Hit(pk, book, kind, 0.0) for pk, book, anchor, kind in passages}
+    targets = {}
+    for pk, book, links in Passage.objects.filter(kind="glossary").values_list("pk", "book__slug", "links"):
+        found = [by_anchor[book, link["anchor"]] for link in links if (book, link["anchor"]) in by_anchor]
+        if found and found[0].pid != pk:
+            targets[pk] = found[0]
+    return targets
 
 
 def ask(question: str, *, game: str | None = None, books: list[str] | None = None, limit: int = 5) -> Answer:

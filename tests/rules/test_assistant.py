@@ -66,6 +66,15 @@ def test_players_words_find_the_rule_in_the_books_words():
     assert answer.did_you_mean is None  # "slip past" is English, not a typo of "skip part"
 
 
+def test_a_definition_in_the_answer_brings_the_rule_it_refers_to():
+    results = ask("what happens to a monster I slip past without fighting").results
+    headings = [r["heading"] for r in results]
+    assert "Evade" in headings, headings
+    definition = headings.index("Evade")
+    assert "See Apply Any Evasion Effects" in results[definition]["text"]
+    assert "Apply Any Evasion Effects" in headings[: definition + 2], headings
+
+
 def test_spelling_is_corrected_from_the_books_in_the_questions_language():
     assert ask("¿cómo se cierra una localizacoin?").did_you_mean == "¿cómo se cierra una localizacion?"
     assert ask("can I peek at the top card").did_you_mean is None  # not Spanish "pero"
