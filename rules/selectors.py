@@ -125,7 +125,7 @@ class Pipeline:
     measure what it adds; the defaults are what the site runs."""
 
     spelling: bool = True  # correct words the books never use
-    concepts: bool = False  # match the question's concepts on passage tags (measured: it hurt; see README)
+    concepts: bool = False  # match the question's concepts on passage tags (measured: a question or two, either way)
     expansion: bool = True  # add the concepts' words in the other editions and languages
     phrasings: bool = True  # players' words for a concept (rules/phrasings.yaml) count as mentions
     gloss: bool = True  # and their concepts' book words are embedded with the question
@@ -462,7 +462,7 @@ def _rerank(
 
 def _with_glossary_rules(hits: list[search.Hit], kinds: list[str]) -> list[search.Hit]:
     """ "Evade: End the encounter ... See Apply Any Evasion Effects on page 8": a definition that
-    answers names the rule, so the rule follows it (at its score) if it is not already above."""
+    answers names the rule, so the rule follows it (at the definition's score) unless already above."""
     targets = _per_index("glossary_targets", _glossary_targets)
     out: list[search.Hit] = []
     placed: set[int] = set()
