@@ -9,10 +9,9 @@ from . import assembly
 from .cards import is_monster
 from .checks import resolve_skill
 from .effects import perform, push_damage
-from .errors import IllegalAction
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
-from .powers import Scene, find_power, options, power_failure
+from .powers import Scene, options, usable_power
 
 RULE_HERO_POINT = "Roll the Dice: you may spend a hero point to reroll the dice once, on your own check only"
 
@@ -182,11 +181,7 @@ class Check(StepHandler):
         elif kind == "play":
             window = {"skill": "check.skill", "play": "check", "reroll": "reroll"}[step["phase"]]
             scene = check_scene(game, step, window)
-            power = find_power(game, scene, action)
-            if power is None or power_failure(
-                game, scene, action["character"], action["source"], action.get("card"), power
-            ):
-                raise IllegalAction("that power cannot be used now")
+            power = usable_power(game, scene, action)
             perform(game, scene, action, power)
             if window == "check.skill":
                 step["phase"] = "play"

@@ -9,7 +9,7 @@ from .effects import perform
 from .errors import IllegalAction
 from .flow import StepHandler, decide, register
 from .game import Decision, Game, Step
-from .powers import Scene, find_power, options, passives, power_failure
+from .powers import Scene, options, passives, usable_power
 
 RULE_DAMAGE = "Suffering Damage: choose that number of cards from your hand and discard them"
 
@@ -82,11 +82,7 @@ class Damage(StepHandler):
             step["phase"] = "discard"
         elif action["type"] == "play":
             scene = _scene(game, step)
-            power = find_power(game, scene, action)
-            if power is None or power_failure(
-                game, scene, action["character"], action["source"], action.get("card"), power
-            ):
-                raise IllegalAction("that power cannot be used now")
+            power = usable_power(game, scene, action)
             perform(game, scene, action, power)
         elif action["type"] == "select":
             cards = action["cards"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from .cards import BOON_TYPES
 from .checks import resolve_skill
+from .errors import IllegalAction
 from .game import Game, Step, timings_in
 
 CARD_ACTIONS = ("reveal", "display", "reload", "recharge", "discard", "bury", "banish")
@@ -407,6 +408,14 @@ def find_power(game: Game, scene: Scene, action: dict[str, Any]) -> dict[str, An
         if source == action.get("source") and card == action.get("card") and power["id"] == action.get("power"):
             return power
     return None
+
+
+def usable_power(game: Game, scene: Scene, action: dict[str, Any]) -> dict[str, Any]:
+    """The power a chosen "play" answer uses, checked against the scene it is played in."""
+    power = find_power(game, scene, action)
+    if power is None or power_failure(game, scene, action["character"], action["source"], action.get("card"), power):
+        raise IllegalAction("that power cannot be used now")
+    return power
 
 
 def explain(game: Game, scene: Scene | None, action: dict[str, Any]) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from .encounter import start_encounter
 from .errors import IllegalAction
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
-from .powers import Scene, find_power, options, power_failure
+from .powers import Scene, find_power, options, usable_power
 
 RULE_RESET = "Resetting: discard any number of cards, then discard down to or draw up to your hand size"
 
@@ -257,9 +257,7 @@ class Turn(StepHandler):
                 else "turn"
             )
             scene = _turn_scene(game, step, window, may_explore_again=True)
-            power = find_power(game, scene, action)
-            if power is None or power_failure(game, scene, character, action["source"], action.get("card"), power):
-                raise IllegalAction("that power cannot be used now")
+            power = usable_power(game, scene, action)
             if window == "explore":
                 step["explore_now"] = True
             perform(game, scene, action, power)

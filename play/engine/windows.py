@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import perform
-from .errors import IllegalAction
 from .flow import StepHandler, decide, register
 from .game import Decision, Game, Step
-from .powers import Scene, find_power, options, power_failure
+from .powers import Scene, options, usable_power
 
 PROMPTS = {
     "encountered": "Use powers that happen when you encounter a card",
@@ -57,9 +56,5 @@ class Window(StepHandler):
             game.pop(step)
             return
         scene = window_scene(game, step)
-        power = find_power(game, scene, action)
-        if power is None or power_failure(
-            game, scene, action["character"], action["source"], action.get("card"), power
-        ):
-            raise IllegalAction("that power cannot be used now")
+        power = usable_power(game, scene, action)
         perform(game, scene, action, power)
