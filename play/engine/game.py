@@ -107,6 +107,19 @@ def timings_in(definitions: dict[str, Any]) -> frozenset[str]:
     return timings
 
 
+# Where a card action puts a card (banish aside): the zone, and whether on top of it.
+PLACES = {
+    "reveal": ("hand", False),
+    "draw": ("hand", False),
+    "hand": ("hand", False),
+    "display": ("displayed", False),
+    "reload": ("deck", True),
+    "recharge": ("deck", False),
+    "discard": ("discards", True),
+    "bury": ("buried", True),
+}
+
+
 class Game:
     def __init__(self, state: State, source: Any = None) -> None:
         self.state = state
@@ -354,24 +367,13 @@ class Game:
     def put(self, character: str, card: str, action: str, *, played: bool = False) -> str:
         """Perform a card action with a card already taken from where it was. Returns the zone."""
         sheet = self.character(character)
-        if action == "reveal" or action == "draw" or action == "hand":
-            sheet["hand"].append(card)
-            return "hand"
-        if action == "display":
-            sheet["displayed"].append(card)
-            return "displayed"
-        if action == "reload":
-            sheet["deck"].insert(0, card)
-            return "deck"
-        if action == "recharge":
-            sheet["deck"].append(card)
-            return "deck"
-        if action == "discard":
-            sheet["discards"].insert(0, card)
-            return "discards"
-        if action == "bury":
-            sheet["buried"].insert(0, card)
-            return "buried"
+        if action in PLACES:
+            zone, on_top = PLACES[action]
+            if on_top:
+                sheet[zone].insert(0, card)
+            else:
+                sheet[zone].append(card)
+            return zone
         if action == "banish":
             # Core: a played card with a during-recovery power waits in the recovery pile for the
             # end of the turn. Classic has no recovery pile: the card is set aside there only
