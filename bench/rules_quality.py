@@ -41,13 +41,13 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
     by_book: dict[str, list[int | None]] = defaultdict(list)
     misses = []
     for question in questions:
-        hits, _, _, _ = search_passages(
+        hits = search_passages(
             question["question"],
             game=question.get("game"),
             books=[question["book"]] if question.get("book") else None,
             limit=10,
             pipeline=pipeline,
-        )
+        ).hits
         passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits])
         rank = rank_of_answer(question, hits, passages)
         books = {expected["book"] for expected in question["expected"]}

@@ -56,19 +56,19 @@ class RulesSearchAPI(APIView):
     def get(self, request: Request) -> Response:
         """Ranked passages for the words of `q` (no confidence cut-off: the best matches)."""
         kinds = [k for value in request.query_params.getlist("kind") for k in value.split(",") if k]
-        hits, prepared, game, _ = search_passages(
+        found = search_passages(
             request.query_params.get("q", ""),
             game=request.query_params.get("game") or None,
             books=_books(request),
             kinds=kinds,
             limit=_limit(request, 10, 50),
         )
-        passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits])
+        passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in found.hits])
         return Response(
             {
                 "query": request.query_params.get("q", ""),
-                "game": game,
-                "results": [passage_result(passages[hit.pid], prepared, hit.score) for hit in hits],
+                "game": found.game,
+                "results": [passage_result(passages[hit.pid], found.question, hit.score) for hit in found.hits],
             }
         )
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,6 @@ from .models import EDITIONS, Passage, Rulebook
 from .splitting import Passage as SplitPassage
 from .splitting import fold, split_book
 
-logger = logging.getLogger(__name__)
 RULEBOOKS_DIR = Path(__file__).resolve().parent / "data" / "rulebooks"
 MANIFEST = RULEBOOKS_DIR / "MANIFEST.yaml"
 REQUIRED = ("slug", "game", "title", "ruleset", "language")
@@ -116,7 +114,7 @@ def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> Rule
     Importing the same text and entry again changes nothing."""
     validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
     # The digest covers what the passages are made from, the model that embeds them included.
-    digest = hashlib.sha256((repr(sorted(entry.items())) + text + str(encoder() is not None)).encode()).hexdigest()
+    digest = hashlib.sha256((repr(sorted(entry.items())) + text + MODEL_ID).encode()).hexdigest()
     book = Rulebook.objects.filter(slug=entry["slug"]).first()
     if book is not None and book.source_sha256 == digest:
         return RulebookImport(
@@ -161,7 +159,7 @@ def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> Rule
                 text=passage.text,
                 links=passage_links,
                 concepts=concepts.tag(f"{passage.heading} {passage.text}", entry["game"]),
-                embedding=vectors[number] if vectors is not None else None,
+                embedding=vectors[number],
             )
             for number, (passage, anchor, passage_links) in enumerate(zip(split.passages, anchors, links, strict=True))
         ]
@@ -172,16 +170,11 @@ def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> Rule
     )
 
 
-def _embed(passages: list[SplitPassage]) -> list[bytes] | None:
+def _embed(passages: list[SplitPassage]) -> list[bytes]:
     """Embeddings of each passage's windows of a few sentences (with its heading): a question
-    is closer to the two sentences that answer it than to a whole section. None without the
-    model."""
-    model = encoder()
-    if model is None:
-        logger.warning("rules: the embedding model is not installed (make install); passages get no embeddings")
-        return None
+    is closer to the two sentences that answer it than to a whole section."""
     windows = [windows_of(passage) for passage in passages]
-    vectors = _cached_encode(model, [window for group in windows for window in group])
+    vectors = _cached_encode([window for group in windows for window in group])
     result, start = [], 0
     for group in windows:
         result.append(vectors[start : start + len(group)].tobytes())
@@ -189,15 +182,15 @@ def _embed(passages: list[SplitPassage]) -> list[bytes] | None:
     return result
 
 
-def _cached_encode(model, texts: list[str]):  # type: ignore[no-untyped-def]
-    """Embedding a whole book takes about a minute on two cores; the vectors of a given text
-    never change, so they are kept in the embedding cache directory, keyed by the text."""
+def _cached_encode(texts: list[str]) -> np.ndarray:
+    """Embedding a whole book takes about half a minute on two cores; the vectors of a given
+    text never change, so they are kept in the embedding cache directory, keyed by the text."""
     key = hashlib.sha256("\x00".join([MODEL_ID, *texts]).encode()).hexdigest()
     directory = Path(settings.EMBEDDING_CACHE_DIR)
     path = directory / f"{key}.npy"
     if path.exists():
         return np.load(path)
-    vectors = model.encode(texts)
+    vectors = encoder().passages(texts)
     directory.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp.npy")
     np.save(temporary, vectors)

@@ -1,42 +1,42 @@
-"""Our numpy MiniLM gives the vectors sentence-transformers gives (reference computed with
-sentence-transformers and PyTorch, see tests/rules/data/minilm_reference.json)."""
+"""The bundled multilingual model puts a question near the rule that answers it, in either
+language, and gives unit vectors (the ranking takes cosines as dot products)."""
 
 from __future__ import annotations
-
-import json
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from rules.embeddings import encoder
+from rules.embeddings import DIMENSIONS, encoder
 
-REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text())
+DYING = "If you are ever required to remove cards from your deck and you don't have enough, your character dies."
+HEALING = "When a power heals you, shuffle random cards from your discards into your deck."
+MUERTE = "Si alguna vez debes quitar cartas de tu mazo y no tienes suficientes, tu personaje muere."
+CURACION = "Cuando un poder te cura, baraja cartas al azar de tus descartes en tu mazo."
 
 
 @pytest.fixture(scope="module")
 def model():  # type: ignore[no-untyped-def]
-    found = encoder()
-    if found is None:
-        if os.environ.get("PACG_REQUIRE_SERVICES") == "1":
-            pytest.fail("the embedding model is not installed; run make install")
-        pytest.skip("the embedding model is not installed (make install)")
-    return found
+    return encoder()
 
 
-def test_vectors_match_the_reference_implementation(model):
-    ours = model.encode(REFERENCE["texts"])
-    reference = np.array(REFERENCE["vectors"], dtype=np.float32)
-    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
-    assert (ours * reference).sum(axis=1).min() > 0.99999
-    assert np.abs(ours - reference).max() < 1e-5
-
-
-DYING = "If you are ever required to remove cards from your deck and you don't have enough, your character dies."
-HEALING = "When a power heals you, shuffle random cards from your discards into your deck."
+def test_vectors_are_unit_length(model):
+    passages = model.passages([DYING, HEALING, MUERTE])
+    question = model.query("what happens when my deck runs out")
+    assert passages.shape == (3, DIMENSIONS) and question.shape == (DIMENSIONS,)
+    assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-4)
+    assert abs(np.linalg.norm(question) - 1.0) < 1e-4
 
 
 def test_a_paraphrase_is_closer_than_an_unrelated_rule(model):
-    question, dying, healing = model.encode(["what happens when I must draw but my deck is empty", DYING, HEALING])
+    question = model.query("what happens when I must draw but my deck is empty")
+    dying, healing = model.passages([DYING, HEALING])
     assert question @ dying > question @ healing
+
+
+def test_an_english_question_finds_the_spanish_rule_and_back(model):
+    muerte, curacion = model.passages([MUERTE, CURACION])
+    english = model.query("what happens when I must draw but my deck is empty")
+    assert english @ muerte > english @ curacion
+    dying, healing = model.passages([DYING, HEALING])
+    spanish = model.query("¿qué pasa si tengo que robar y mi mazo está vacío?")
+    assert spanish @ dying > spanish @ healing

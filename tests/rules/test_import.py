@@ -38,7 +38,7 @@ def test_a_new_book_is_imported_from_text_and_a_manifest_entry(
     assert list(Passage.objects.filter(book__slug="house").values_list("heading", flat=True)) == ["Mulligans", "Snacks"]
     from rules.selectors import search_passages
 
-    hits, _, _, _ = search_passages("who brings the snacks", books=["house"])
+    hits = search_passages("who brings the snacks", books=["house"]).hits
     assert hits and Passage.objects.get(pk=hits[0].pid).heading == "Snacks"  # the index was rebuilt on commit
     call_command("import_rulebook", str(text), "--slug", "house", "--manifest", str(manifest))
     assert "house: unchanged" in capsys.readouterr().out
