@@ -40,6 +40,21 @@ def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
     assert {r["book"] for r in answer.results} == {"aventuria"}
 
 
+@pytest.mark.parametrize(
+    ("question", "game"),
+    [
+        ("how do swarms and doom counters work", "aventuria"),
+        ("how much does it cost to upgrade an action card to level 2", "aventuria"),
+        ("can I play armor to reduce fire damage", "pacg"),
+    ],
+)
+def test_when_no_word_settles_the_game_the_closer_game_answers(question, game):
+    answer = ask(question)
+    assert answer.game == game and {r["book"] for r in answer.results} <= (
+        {"aventuria"} if game == "aventuria" else {"core", "wotr", "rotr_es"}
+    )
+
+
 def test_pacg_answers_never_quote_aventuria():
     answer = ask("how many cards do I draw at the end of my turn")
     assert answer.found and {r["book"] for r in answer.results} <= {"core", "wotr", "rotr_es"}
