@@ -29,8 +29,8 @@ def index_dir(name: str) -> Path:
 
 
 def exists(name: str) -> bool:
-    """Whether the index has a table of contents (Whoosh's own check opens the whole index,
-    a millisecond asked several times an answer)."""
+    """Whether the index has a table of contents. Whoosh's own check opens the index, about a
+    millisecond, and every rules answer asks several times."""
     return any(index_dir(name).glob("_MAIN_*.toc"))
 
 
