@@ -89,6 +89,7 @@ def main() -> None:
     if args.ablations:
         flat = {**BOOSTS, "heading": 1.0, "term": 1.0, "same_language": 1.0}
         bare = {
+            "asked": False,
             "spelling": False,
             "expansion": False,
             "terms": False,
@@ -102,6 +103,7 @@ def main() -> None:
             "bm25+boosts+concept_expansion": Pipeline(**{**bare, "expansion": True}, boosts=dict(BOOSTS)),
             "embeddings_only": Pipeline(dense_weight=1.0),
             "without_embeddings": Pipeline(dense=False),
+            "without_passage_questions": Pipeline(asked=False),
             "without_spelling": Pipeline(spelling=False),
             "without_concept_expansion": Pipeline(expansion=False),
             "without_phrasings": Pipeline(phrasings=False),

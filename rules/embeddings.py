@@ -35,6 +35,11 @@ class Encoder:
         with self.lock:
             return self.model.query(text)
 
+    def queries(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of questions, one row per text."""
+        with self.lock:
+            return self.model.query(texts)
+
 
 @cache
 def encoder() -> Encoder:

@@ -61,6 +61,10 @@ class Passage(models.Model):
     links = OrderedJSONField(default=list)
     # Embeddings of the passage's sentence windows (n x 384 float32, rules.embeddings), from import.
     embedding = models.BinaryField(null=True, editable=False)
+    # Questions players ask that the passage answers (the book's questions file, written from the
+    # passage): indexed beside its words and embedded, so that a player's wording finds the rule.
+    questions = OrderedJSONField(default=list)
+    question_embedding = models.BinaryField(null=True, editable=False)
 
     class Meta:
         ordering = ["book", "order"]

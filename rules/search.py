@@ -207,39 +207,78 @@ def _term_scores(searcher: Any, cache: dict[Any, Any], field: str, word: str) ->
     return cache[key]
 
 
+@dataclass(frozen=True)
+class Closeness:
+    """Each passage's cosine similarity to the question: its nearest sentence window's, and
+    its nearest question's (for the passages that have questions)."""
+
+    text: dict[int, Hit]
+    asked: dict[int, float]
+
+
 def similarities(
     vector: np.ndarray, *, games: Iterable[str] = (), books: Iterable[str] = (), kinds: Iterable[str] = ()
-) -> dict[int, Hit]:
+) -> Closeness:
     """Every passage in scope with the cosine similarity of its embedding to the question's."""
     games, books, kinds = set(games), set(books), set(kinds)
     with textindex.reading(NAME) as (_, cache):
         if "vectors" not in cache:
             cache["vectors"] = _load_vectors()
-        pids, meta, matrix, offsets = cache["vectors"]
+        pids, meta, windows, questions = cache["vectors"]
     if not pids:
-        return {}
-    # Each passage has several window vectors; its similarity is the best window's.
-    window_scores = matrix @ vector
-    similarity = np.maximum.reduceat(window_scores, offsets)
-    return {
-        pid: Hit(pid, book, kind, float(score))
-        for pid, (game, book, kind), score in zip(pids, meta, similarity, strict=True)
-        if (not games or game in games) and (not books or book in books) and (not kinds or kind in kinds)
-    }
+        return Closeness({}, {})
+    in_scope = [
+        (not games or game in games) and (not books or book in books) and (not kinds or kind in kinds)
+        for game, book, kind in meta
+    ]
+    # Each passage has several vectors; its similarity is the nearest one's.
+    text = windows.nearest(vector)
+    asked = questions.nearest(vector)
+    return Closeness(
+        {
+            pid: Hit(pid, book, kind, float(score))
+            for pid, (_, book, kind), score, wanted in zip(pids, meta, text, in_scope, strict=True)
+            if wanted
+        },
+        {pid: float(score) for pid, score, wanted in zip(pids, asked, in_scope, strict=True) if wanted and score > -1},
+    )
 
 
-def _load_vectors() -> tuple[list[int], list[tuple[str, str, str]], np.ndarray, np.ndarray]:
-    """All window vectors in one matrix, and where each passage's rows start."""
+@dataclass(frozen=True)
+class Vectors:
+    """Several vectors per passage in one matrix, and where each passage's rows start."""
+
+    matrix: np.ndarray
+    offsets: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def of(cls, blobs: list[bytes | None]) -> Vectors:
+        counts = np.array([len(blob or b"") // (4 * DIMENSIONS) for blob in blobs], dtype=np.int64)
+        matrix = np.frombuffer(b"".join(blob or b"" for blob in blobs), dtype=np.float32).reshape(-1, DIMENSIONS)
+        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        return cls(matrix, offsets, counts)
+
+    def nearest(self, vector: np.ndarray) -> np.ndarray:
+        """Each passage's best cosine, -1 for a passage without vectors."""
+        best = np.full(len(self.counts), -1.0)
+        if len(self.matrix):
+            has = self.counts > 0
+            best[has] = np.maximum.reduceat(self.matrix @ vector, self.offsets[has])
+        return best
+
+
+def _load_vectors() -> tuple[list[int], list[tuple[str, str, str]], Vectors, Vectors]:
     from .models import Passage
 
-    rows = Passage.objects.exclude(embedding=None).values_list("pk", "book__game", "book__slug", "kind", "embedding")
+    rows = Passage.objects.exclude(embedding=None).values_list(
+        "pk", "book__game", "book__slug", "kind", "embedding", "question_embedding"
+    )
     pids = [row[0] for row in rows]
     meta = [(row[1], row[2], row[3]) for row in rows]
-    blobs = [bytes(row[4]) for row in rows]
-    matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, DIMENSIONS)
-    counts = [len(blob) // (4 * DIMENSIONS) for blob in blobs]
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    return pids, meta, matrix, offsets
+    windows = Vectors.of([bytes(row[4]) for row in rows])
+    questions = Vectors.of([bytes(row[5]) if row[5] is not None else None for row in rows])
+    return pids, meta, windows, questions
 
 
 def generation() -> int:

@@ -136,6 +136,8 @@ class Pipeline:
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
     dense_weight: float = 0.6  # share of the embedding similarity in the fused score
+    asked: bool = True  # the questions a passage answers count in its embedding similarity
+    asked_margin: float = 0.03  # ... less this much (question-to-question cosines run higher)
     glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
     follow_glossary: bool = True  # a glossary entry in the top five brings the rule it refers to
     named_book_weight: float = 1.5  # "in wrath ..." prefers the book the question names
@@ -375,10 +377,22 @@ def _found(
     if pipeline.dense and prepared.meaning not in vectors:
         vectors[prepared.meaning] = encoder().query(prepared.meaning)
     vector = vectors.get(prepared.meaning)
-    cosines = search.similarities(vector, games=[game], books=books, kinds=kinds) if vector is not None else {}
+    cosines: dict[int, search.Hit] = {}
+    closeness = None
+    if vector is not None:
+        near = search.similarities(vector, games=[game], books=books, kinds=kinds)
+        closeness = max((hit.score for hit in near.text.values()), default=0.0)
+        cosines = _with_questions(near, pipeline) if pipeline.asked else near.text
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
-    closeness = max((hit.score for hit in cosines.values()), default=0.0) if vector is not None else None
     return Found(hits, prepared, game, corrections, closeness)
+
+
+def _with_questions(near: search.Closeness, pipeline: Pipeline) -> dict[int, search.Hit]:
+    """A passage is as close as its nearest window or its nearest question."""
+    return {
+        pid: search.Hit(pid, hit.book, hit.kind, max(hit.score, near.asked.get(pid, -1.0) - pipeline.asked_margin))
+        for pid, hit in near.text.items()
+    }
 
 
 def _clearly_better(other: Found, found: Found) -> bool:

@@ -17,7 +17,7 @@ from cards.dataformat.schema import slugify
 from pacg_site.api import DomainError
 
 from .concepts import concept_table
-from .embeddings import MODEL_ID, encoder
+from .embeddings import DIMENSIONS, MODEL_ID, encoder
 from .models import EDITIONS, Passage, Rulebook
 from .splitting import Passage as SplitPassage
 from .splitting import fold, split_book
@@ -52,6 +52,42 @@ def read_manifest(path: Path = MANIFEST) -> list[dict[str, Any]]:
     for number, entry in enumerate(entries, start=1):
         validate_entry(entry, where=f"{path}: book #{number}")
     return entries
+
+
+@dataclass(frozen=True)
+class QuestionFile:
+    """A book's questions file: for each passage anchor, the questions players ask that the
+    passage answers, and the line each anchor is on (to say where a wrong one is)."""
+
+    path: Path
+    questions: dict[str, list[str]]
+    lines: dict[str, int]
+
+
+def read_questions(entry: dict[str, Any], base: Path) -> QuestionFile | None:
+    """The questions file a manifest entry names (`questions:`, relative to the manifest)."""
+    if not entry.get("questions"):
+        return None
+    path = base / entry["questions"]
+    try:
+        root = yaml.compose(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise RulebookImportError(f"{path}: cannot read the questions: {error}") from error
+    if not isinstance(root, yaml.MappingNode):
+        raise RulebookImportError(f"{path}: the questions must be a mapping of passage anchors to lists of questions")
+    questions, lines = {}, {}
+    for key, value in root.value:
+        line = key.start_mark.line + 1
+        items = value.value if isinstance(value, yaml.SequenceNode) else None
+        if (
+            not isinstance(key, yaml.ScalarNode)
+            or items is None
+            or not all(isinstance(item, yaml.ScalarNode) and item.value.strip() for item in items)
+        ):
+            raise RulebookImportError(f"{path}, line {line}: an anchor must map to a list of non-empty questions")
+        questions[key.value] = [" ".join(item.value.split()) for item in items]
+        lines[key.value] = line
+    return QuestionFile(path, questions, lines)
 
 
 def validate_entry(entry: Any, *, where: str) -> None:
@@ -109,12 +145,15 @@ def _links(passages: list[SplitPassage], anchors: list[str]) -> list[list[dict[s
 
 
 @transaction.atomic
-def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> RulebookImport:
+def import_rulebook(
+    *, entry: dict[str, Any], text: str, order: int = 0, questions: QuestionFile | None = None
+) -> RulebookImport:
     """Split a book into passages and store them, replacing the book's previous passages.
-    Importing the same text and entry again changes nothing."""
+    Importing the same text, entry and questions again changes nothing."""
     validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
     # The digest covers what the passages are made from, the model that embeds them included.
-    digest = hashlib.sha256((repr(sorted(entry.items())) + text + MODEL_ID).encode()).hexdigest()
+    asked = repr(sorted(questions.questions.items())) if questions else ""
+    digest = hashlib.sha256((repr(sorted(entry.items())) + text + asked + MODEL_ID).encode()).hexdigest()
     book = Rulebook.objects.filter(slug=entry["slug"]).first()
     if book is not None and book.source_sha256 == digest:
         return RulebookImport(
@@ -140,12 +179,14 @@ def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> Rule
         "duplicate_chars": split.duplicate_chars,
         "order": order,
     }
+    anchors = _anchors(split.passages)
+    asked = _questions_by_anchor(questions, anchors, entry["slug"])
     book, _ = Rulebook.objects.update_or_create(slug=entry["slug"], defaults=values)
     book.passages.all().delete()
-    anchors = _anchors(split.passages)
     links = _links(split.passages, anchors)
     concepts = concept_table()
     vectors = _embed(split.passages)
+    question_vectors = _embed_questions(asked)
     Passage.objects.bulk_create(
         [
             Passage(
@@ -160,6 +201,8 @@ def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> Rule
                 links=passage_links,
                 concepts=concepts.tag(f"{passage.heading} {passage.text}", entry["game"]),
                 embedding=vectors[number],
+                questions=asked[number],
+                question_embedding=question_vectors[number],
             )
             for number, (passage, anchor, passage_links) in enumerate(zip(split.passages, anchors, links, strict=True))
         ]
@@ -168,6 +211,33 @@ def import_rulebook(*, entry: dict[str, Any], text: str, order: int = 0) -> Rule
     return RulebookImport(
         book.slug, True, len(split.passages), split.kept_chars, split.dropped_chars, split.duplicate_chars
     )
+
+
+def _questions_by_anchor(questions: QuestionFile | None, anchors: list[str], slug: str) -> list[list[str]]:
+    """Each passage's questions, in passage order; a question file naming no passage is refused
+    (the book's split changed, or the anchor is mistyped), before anything is written."""
+    if questions is None:
+        return [[] for _ in anchors]
+    unknown = [anchor for anchor in questions.questions if anchor not in set(anchors)]
+    if unknown:
+        raise RulebookImportError(
+            f"{questions.path}, line {questions.lines[unknown[0]]}: no passage of {slug} has the anchor {unknown[0]!r}",
+            details={"unknown": unknown},
+        )
+    return [questions.questions.get(anchor, []) for anchor in anchors]
+
+
+def _embed_questions(asked: list[list[str]]) -> list[bytes | None]:
+    """Questions are embedded as questions (E5's query side): a player's question is compared
+    with them question to question."""
+    flat = [question for questions in asked for question in questions]
+    vectors = _cached_encode(flat, query=True) if flat else np.zeros((0, DIMENSIONS), dtype=np.float32)
+    result: list[bytes | None] = []
+    start = 0
+    for questions in asked:
+        result.append(vectors[start : start + len(questions)].tobytes() if questions else None)
+        start += len(questions)
+    return result
 
 
 def _embed(passages: list[SplitPassage]) -> list[bytes]:
@@ -182,15 +252,15 @@ def _embed(passages: list[SplitPassage]) -> list[bytes]:
     return result
 
 
-def _cached_encode(texts: list[str]) -> np.ndarray:
+def _cached_encode(texts: list[str], *, query: bool = False) -> np.ndarray:
     """Embedding a whole book takes about half a minute on two cores; the vectors of a given
     text never change, so they are kept in the embedding cache directory, keyed by the text."""
-    key = hashlib.sha256("\x00".join([MODEL_ID, *texts]).encode()).hexdigest()
+    key = hashlib.sha256("\x00".join([MODEL_ID, *(["query"] if query else []), *texts]).encode()).hexdigest()
     directory = Path(settings.EMBEDDING_CACHE_DIR)
     path = directory / f"{key}.npy"
     if path.exists():
         return np.load(path)
-    vectors = encoder().passages(texts)
+    vectors = encoder().queries(texts) if query else encoder().passages(texts)
     directory.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp.npy")
     np.save(temporary, vectors)
@@ -229,7 +299,8 @@ def import_bundled_rulebooks() -> list[RulebookImport]:
     results = []
     for order, entry in enumerate(read_manifest()):
         text = (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8")
-        results.append(import_rulebook(entry=entry, text=text, order=order))
+        questions = read_questions(entry, RULEBOOKS_DIR)
+        results.append(import_rulebook(entry=entry, text=text, order=order, questions=questions))
     return results
 
 

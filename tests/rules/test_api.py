@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -83,3 +85,11 @@ def test_glossary_page_lists_every_books_terms(client):
 
 def test_every_book_is_imported_once(client):
     assert Rulebook.objects.count() == 4
+
+
+def test_a_passage_page_lists_the_questions_it_answers_as_links_to_ask(client):
+    transition = Passage.objects.get(book__slug="core", anchor="replaced-game-terms")
+    page = client.get(transition.get_absolute_url()).content.decode()
+    question = transition.questions[0]
+    assert "Questions this answers" in page
+    assert f'href="{reverse("rules:ask")}?q={quote(question)}&amp;game=pacg"' in page

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.selectors import ask, search_passages
+from rules.models import Passage
+from rules.selectors import Pipeline, ask, search_passages
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +130,11 @@ def test_search_returns_ranked_passages_of_a_kind():
     hits, game = found.hits, found.game
     assert game == "pacg" and hits and all(hit.kind == "glossary" for hit in hits)
     assert hits == sorted(hits, key=lambda hit: -hit.score)
+
+
+def test_a_passage_is_found_by_the_questions_it_answers():
+    """The Transition Guide never says "older sets"; its questions file does."""
+    question = "what is the vault called in older sets"
+    assert top(question)["url"].endswith("/rules/core/replaced-game-terms/")
+    without = search_passages(question, pipeline=Pipeline(asked=False)).hits[:5]
+    assert Passage.objects.get(book__slug="core", anchor="replaced-game-terms").pk not in [h.pid for h in without]

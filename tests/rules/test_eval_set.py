@@ -3,6 +3,7 @@ into passages, and the two halves are balanced."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -59,3 +60,20 @@ def split_passages(slug: str) -> list[str]:
     if slug not in _SPLITS:
         _SPLITS[slug] = [normal(p.text) for p in split_book(BOOKS[slug]).passages]
     return _SPLITS[slug]
+
+
+def test_the_passages_questions_do_not_copy_the_evaluation_questions():
+    """The questions files were written from the passages; any that shares half its words with an
+    evaluation question is left out, or the benchmark would measure the copy, not the assistant."""
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"\w+", text.lower()))
+
+    evaluation = [words(q["question"]) for q in QUESTIONS]
+    for entry in read_manifest():
+        asked = yaml.safe_load((RULEBOOKS_DIR / entry["questions"]).read_text(encoding="utf-8"))
+        for anchor, questions in asked.items():
+            for question in questions:
+                mine = words(question)
+                overlap = max(len(mine & theirs) / len(mine | theirs) for theirs in evaluation)
+                assert overlap < 0.5, (entry["slug"], anchor, question)

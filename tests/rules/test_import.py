@@ -67,3 +67,54 @@ def test_an_unknown_slug_or_unreadable_text_is_refused(tmp_path):
         call_command("import_rulebook", str(RULEBOOKS_DIR / "pacg-core-set.en.txt"), "--slug", "nope")
     with pytest.raises(CommandError, match="cannot read the text"):
         call_command("import_rulebook", str(Path(tmp_path) / "missing.txt"), "--slug", "core")
+
+
+def test_every_passage_of_the_bundled_books_carries_the_questions_it_answers():
+    assert not Passage.objects.filter(questions=[]).exists()
+    transition = Passage.objects.get(book__slug="core", anchor="replaced-game-terms")
+    assert len(transition.questions) * 384 * 4 == len(transition.question_embedding)
+
+
+def _house_book(tmp_path: Path, questions: str) -> tuple[Path, Path]:
+    manifest = tmp_path / "MANIFEST.yaml"
+    manifest.write_text(
+        "- {slug: house, file: house.txt, questions: house-questions.yaml, game: pacg, title: House Rules,"
+        " ruleset: core-2019, language: en}\n"
+    )
+    (tmp_path / "house-questions.yaml").write_text(questions)
+    text = tmp_path / "house.txt"
+    text.write_text(
+        "House Rules\nTable of Contents\n- Mulligans\n- Snacks\nMulligans\n"
+        "Once per scenario, before drawing your starting hand, you may shuffle your hand back and draw again.\n"
+        "Snacks\nThe player who dies brings the snacks to the next game, whatever the storybook says.\n"
+    )
+    return manifest, text
+
+
+def test_a_new_books_questions_are_imported_with_it(tmp_path, private_index):
+    manifest, text = _house_book(tmp_path, "snacks:\n  - who feeds the table\n  - 'food duty: whose turn'\n")
+    call_command("import_rulebook", str(text), "--slug", "house", "--manifest", str(manifest))
+    snacks = Passage.objects.get(book__slug="house", anchor="snacks")
+    assert snacks.questions == ["who feeds the table", "food duty: whose turn"]
+    assert Passage.objects.get(book__slug="house", anchor="mulligans").questions == []
+
+
+@pytest.mark.parametrize(
+    ("questions", "complaint"),
+    [
+        (
+            "mulligans: [can I redraw]\nsnack: [who feeds the table]\n",
+            r"line 2: no passage of house has the anchor 'snack'",
+        ),
+        ("snacks: who feeds the table\n", r"line 1: an anchor must map to a list of non-empty questions"),
+        ("snacks: ['']\n", r"line 1: an anchor must map to a list of non-empty questions"),
+        ("- who feeds the table\n", "must be a mapping of passage anchors"),
+        ("snacks: [unclosed\n", "cannot read the questions"),
+    ],
+)
+def test_a_bad_questions_file_is_refused_with_its_line_and_changes_nothing(tmp_path, questions, complaint):
+    manifest, text = _house_book(tmp_path, questions)
+    with pytest.raises(CommandError, match=complaint) as refused:
+        call_command("import_rulebook", str(text), "--slug", "house", "--manifest", str(manifest))
+    assert "house-questions.yaml" in str(refused.value)
+    assert not Rulebook.objects.filter(slug="house").exists()

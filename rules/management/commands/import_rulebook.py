@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.services import MANIFEST, RulebookImportError, import_rulebook, read_manifest
+from rules.services import MANIFEST, RulebookImportError, import_rulebook, read_manifest, read_questions
 
 
 class Command(BaseCommand):
@@ -23,7 +23,8 @@ class Command(BaseCommand):
                 text = options["path"].read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as error:
                 raise CommandError(f"{options['path']}: cannot read the text: {error}") from error
-            result = import_rulebook(entry=entry, text=text, order=entries.index(entry))
+            questions = read_questions(entry, options["manifest"].parent)
+            result = import_rulebook(entry=entry, text=text, order=entries.index(entry), questions=questions)
         except RulebookImportError as error:
             raise CommandError(error.message) from error
         state = "imported" if result.changed else "unchanged"
