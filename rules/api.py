@@ -117,7 +117,7 @@ class PassageAPI(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, book: str, anchor: str) -> Response:
-        """One passage with its heading path, concepts and cross-references."""
+        """One passage with its heading path, concepts, cross-references and the questions it answers."""
         passage = Passage.objects.select_related("book").filter(book__slug=book, anchor=anchor).first()
         if passage is None:
             raise NotFoundError(f"no passage {anchor!r} in book {book!r}")
@@ -133,6 +133,7 @@ class PassageAPI(APIView):
                 "text": passage.text,
                 "concepts": passage.concepts,
                 "links": passage.links,
+                "questions": passage.questions,
                 "url": passage.get_absolute_url(),
             }
         )

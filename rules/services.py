@@ -85,6 +85,8 @@ def read_questions(entry: dict[str, Any], base: Path) -> QuestionFile | None:
             or not all(isinstance(item, yaml.ScalarNode) and item.value.strip() for item in items)
         ):
             raise RulebookImportError(f"{path}, line {line}: an anchor must map to a list of non-empty questions")
+        if key.value in questions:
+            raise RulebookImportError(f"{path}, line {line}: {key.value!r} is listed twice")
         questions[key.value] = [" ".join(item.value.split()) for item in items]
         lines[key.value] = line
     return QuestionFile(path, questions, lines)
@@ -186,7 +188,7 @@ def import_rulebook(
     links = _links(split.passages, anchors)
     concepts = concept_table()
     vectors = _embed(split.passages)
-    question_vectors = _embed_questions(asked)
+    question_vectors = _embed_groups(asked, query=True)
     Passage.objects.bulk_create(
         [
             Passage(
@@ -218,7 +220,8 @@ def _questions_by_anchor(questions: QuestionFile | None, anchors: list[str], slu
     (the book's split changed, or the anchor is mistyped), before anything is written."""
     if questions is None:
         return [[] for _ in anchors]
-    unknown = [anchor for anchor in questions.questions if anchor not in set(anchors)]
+    known = set(anchors)
+    unknown = [anchor for anchor in questions.questions if anchor not in known]
     if unknown:
         raise RulebookImportError(
             f"{questions.path}, line {questions.lines[unknown[0]]}: no passage of {slug} has the anchor {unknown[0]!r}",
@@ -227,27 +230,22 @@ def _questions_by_anchor(questions: QuestionFile | None, anchors: list[str], slu
     return [questions.questions.get(anchor, []) for anchor in anchors]
 
 
-def _embed_questions(asked: list[list[str]]) -> list[bytes | None]:
-    """Questions are embedded as questions (E5's query side): a player's question is compared
-    with them question to question."""
-    flat = [question for questions in asked for question in questions]
-    vectors = _cached_encode(flat, query=True) if flat else np.zeros((0, DIMENSIONS), dtype=np.float32)
-    result: list[bytes | None] = []
-    start = 0
-    for questions in asked:
-        result.append(vectors[start : start + len(questions)].tobytes() if questions else None)
-        start += len(questions)
-    return result
-
-
-def _embed(passages: list[SplitPassage]) -> list[bytes]:
+def _embed(passages: list[SplitPassage]) -> list[bytes | None]:
     """Embeddings of each passage's windows of a few sentences (with its heading): a question
     is closer to the two sentences that answer it than to a whole section."""
-    windows = [windows_of(passage) for passage in passages]
-    vectors = _cached_encode([window for group in windows for window in group])
-    result, start = [], 0
-    for group in windows:
-        result.append(vectors[start : start + len(group)].tobytes())
+    return _embed_groups([windows_of(passage) for passage in passages])
+
+
+def _embed_groups(groups: list[list[str]], *, query: bool = False) -> list[bytes | None]:
+    """The vectors of each group of texts as one blob (None for an empty group), embedded in
+    one batch. Questions are embedded as questions (E5's query side), to be compared with a
+    player's question question to question."""
+    flat = [text for group in groups for text in group]
+    vectors = _cached_encode(flat, query=query) if flat else np.zeros((0, DIMENSIONS), dtype=np.float32)
+    result: list[bytes | None] = []
+    start = 0
+    for group in groups:
+        result.append(vectors[start : start + len(group)].tobytes() if group else None)
         start += len(group)
     return result
 

@@ -55,6 +55,7 @@ def test_books_passages_and_conflicts(api):
     passage = Passage.objects.get(book__slug="core", heading="Dying")
     detail = api.get(reverse("api:rules-passage", args=["core", passage.anchor])).json()
     assert detail["text"].startswith("If, for any reason")
+    assert detail["questions"] == passage.questions and detail["questions"]
     assert api.get(reverse("api:rules-passage", args=["core", "nope"])).status_code == 404
     assert len(api.get(reverse("api:rules-conflicts")).json()) >= 10
 

@@ -110,6 +110,7 @@ def test_a_new_books_questions_are_imported_with_it(tmp_path, private_index):
         ("snacks: ['']\n", r"line 1: an anchor must map to a list of non-empty questions"),
         ("- who feeds the table\n", "must be a mapping of passage anchors"),
         ("snacks: [unclosed\n", "cannot read the questions"),
+        ("snacks: [who feeds the table]\nsnacks: [whose turn to cook]\n", "line 2: 'snacks' is listed twice"),
     ],
 )
 def test_a_bad_questions_file_is_refused_with_its_line_and_changes_nothing(tmp_path, questions, complaint):
