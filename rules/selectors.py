@@ -135,7 +135,7 @@ class Pipeline:
     gloss: bool = True  # and their concepts' book words are embedded with the question
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
-    dense_weight: float = 0.6  # share of the embedding similarity in the fused score
+    dense_weight: float = 0.8  # share of the embedding similarity in the fused score
     asked: bool = True  # the questions a passage answers count in its embedding similarity
     asked_margin: float = 0.03  # ... less this much (question-to-question cosines run higher)
     glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
