@@ -87,7 +87,8 @@ def main() -> None:
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
     pipelines = {"full": FULL}
     if args.ablations:
-        flat = {**BOOSTS, "heading": 1.0, "term": 1.0, "same_language": 1.0}
+        unasked = {**BOOSTS, "asked": 0.0}
+        flat = {**unasked, "heading": 1.0, "term": 1.0, "same_language": 1.0}
         bare = {
             "asked": False,
             "spelling": False,
@@ -101,9 +102,12 @@ def main() -> None:
             "plain_bm25": Pipeline(**bare, boosts=flat),
             "bm25+boosts": Pipeline(**bare, boosts=dict(BOOSTS)),
             "bm25+boosts+concept_expansion": Pipeline(**{**bare, "expansion": True}, boosts=dict(BOOSTS)),
+            "bm25+boosts+passage_questions": Pipeline(**{**bare, "asked": True}, boosts=dict(BOOSTS)),
             "embeddings_only": Pipeline(dense_weight=1.0),
             "without_embeddings": Pipeline(dense=False),
             "without_passage_questions": Pipeline(asked=False),
+            "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
+            "passage_questions_in_words_only": Pipeline(asked_margin=2.0),  # no question cosine clears it
             "without_spelling": Pipeline(spelling=False),
             "without_concept_expansion": Pipeline(expansion=False),
             "without_phrasings": Pipeline(phrasings=False),

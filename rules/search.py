@@ -46,10 +46,21 @@ SCHEMA = Schema(
     payload=STORED,
     **{f"heading_{language}": TEXT(analyzer=_analyzers[language]) for language in LANGUAGES},
     **{f"body_{language}": TEXT(analyzer=_analyzers[language]) for language in LANGUAGES},
+    # The questions the passage answers (rules/data/rulebooks/questions/), under both analyzers:
+    # the Spanish book's questions are in both languages.
+    **{f"asked_{language}": TEXT(analyzer=_analyzers[language]) for language in LANGUAGES},
 )
 
 # Field boosts, measured with bench/rules_quality.py on the dev questions (see its report).
-BOOSTS = {"heading": 1.0, "body": 1.0, "concepts": 1.5, "term": 3.0, "expansion": 0.5, "same_language": 1.5}
+BOOSTS = {
+    "heading": 1.0,
+    "body": 1.0,
+    "asked": 2.0,  # the questions a passage answers
+    "concepts": 1.5,
+    "term": 3.0,
+    "expansion": 0.5,
+    "same_language": 1.5,
+}
 
 
 def analyze(text: str, language: str) -> list[str]:
@@ -80,6 +91,7 @@ class IndexedPassage:
     path: list[str]
     text: str
     concepts: list[str]
+    questions: list[str] = field(default_factory=list)
 
 
 def documents(passages: Iterable[IndexedPassage]) -> Iterable[dict[str, Any]]:
@@ -97,6 +109,7 @@ def documents(passages: Iterable[IndexedPassage]) -> Iterable[dict[str, Any]]:
             f"plain_{passage.language}": f"{passage.heading} {passage.text}",
             f"heading_{passage.language}": heading,
             f"body_{passage.language}": passage.text,
+            **{f"asked_{language}": "\n".join(passage.questions) for language in LANGUAGES},
         }
 
 
@@ -171,6 +184,8 @@ def query_terms(question: Question, boosts: dict[str, float] = BOOSTS) -> list[t
             for word in dict.fromkeys(words):
                 terms.append((f"heading_{language}", word, weight * boosts["heading"]))
                 terms.append((f"body_{language}", word, weight * boosts["body"]))
+                if boosts["asked"]:
+                    terms.append((f"asked_{language}", word, weight * boosts["asked"]))
     terms += [("concepts", concept, boosts["concepts"]) for concept in dict.fromkeys(question.concepts)]
     terms += [("term", term, boosts["term"]) for term in dict.fromkeys(question.terms)]
     return terms

@@ -136,8 +136,8 @@ class Pipeline:
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
     dense_weight: float = 0.8  # share of the embedding similarity in the fused score
-    asked: bool = True  # the questions a passage answers count in its embedding similarity
-    asked_margin: float = 0.03  # ... less this much (question-to-question cosines run higher)
+    asked: bool = True  # the questions a passage answers count, in its words and its embedding similarity
+    asked_margin: float = 0.03  # ... the latter less this much (question-to-question cosines run higher)
     glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
     follow_glossary: bool = True  # a glossary entry in the top five brings the rule it refers to
     named_book_weight: float = 1.5  # "in wrath ..." prefers the book the question names
@@ -421,9 +421,8 @@ def _ranked(
     candidate scores (1 - w) x its BM25 score relative to the best + w x its cosine, rescaled
     so that the nearest passage in scope is 1 and the farthest 0 (E5's cosines all lie between
     about 0.7 and 0.95, so raw they would barely move the ranking)."""
-    words = search.search(
-        question, games=games, books=books, kinds=kinds, limit=search.RERANK_DEPTH, boosts=pipeline.boosts
-    )
+    boosts = pipeline.boosts if pipeline.asked else {**pipeline.boosts, "asked": 0.0}
+    words = search.search(question, games=games, books=books, kinds=kinds, limit=search.RERANK_DEPTH, boosts=boosts)
     if not cosines:
         return words[:limit]
     top_words = words[0].score if words else 1.0

@@ -325,6 +325,7 @@ def rebuild_rules_index() -> int:
             path=passage.path,
             text=passage.text,
             concepts=passage.concepts,
+            questions=passage.questions,
         )
         for passage in Passage.objects.select_related("book").order_by("book__order", "order")
     )
