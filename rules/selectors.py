@@ -381,6 +381,7 @@ def _found(
     closeness = None
     if vector is not None:
         near = search.similarities(vector, games=[game], books=books, kinds=kinds)
+        # "No rule found" is judged on the books' own text (CONFIDENCE was calibrated on it).
         closeness = max((hit.score for hit in near.text.values()), default=0.0)
         cosines = _with_questions(near, pipeline) if pipeline.asked else near.text
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
