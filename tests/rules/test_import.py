@@ -19,19 +19,28 @@ def test_importing_the_bundled_books_again_changes_nothing():
     assert dict(Passage.objects.values_list("pk", "text")) == before
 
 
-def test_a_new_book_is_imported_from_text_and_a_manifest_entry(
-    tmp_path, private_index, capsys, django_capture_on_commit_callbacks
-):
+def _house_book(tmp_path: Path, questions: str | None = None) -> tuple[Path, Path]:
+    """A two-passage book and its manifest, with a questions file when `questions` is given."""
+    named = ", questions: house-questions.yaml" if questions is not None else ""
     manifest = tmp_path / "MANIFEST.yaml"
     manifest.write_text(
-        "- {slug: house, file: house.txt, game: pacg, title: House Rules, ruleset: core-2019, language: en}\n"
+        f"- {{slug: house, file: house.txt{named}, game: pacg, title: House Rules, ruleset: core-2019, language: en}}\n"
     )
+    if questions is not None:
+        (tmp_path / "house-questions.yaml").write_text(questions)
     text = tmp_path / "house.txt"
     text.write_text(
         "House Rules\nTable of Contents\n- Mulligans\n- Snacks\nMulligans\n"
         "Once per scenario, before drawing your starting hand, you may shuffle your hand back and draw again.\n"
         "Snacks\nThe player who dies brings the snacks to the next game, whatever the storybook says.\n"
     )
+    return manifest, text
+
+
+def test_a_new_book_is_imported_from_text_and_a_manifest_entry(
+    tmp_path, private_index, capsys, django_capture_on_commit_callbacks
+):
+    manifest, text = _house_book(tmp_path)
     with django_capture_on_commit_callbacks(execute=True):
         call_command("import_rulebook", str(text), "--slug", "house", "--manifest", str(manifest))
     assert "house: imported, 2 passages" in capsys.readouterr().out
@@ -73,22 +82,6 @@ def test_every_passage_of_the_bundled_books_carries_the_questions_it_answers():
     assert not Passage.objects.filter(questions=[]).exists()
     transition = Passage.objects.get(book__slug="core", anchor="replaced-game-terms")
     assert len(transition.questions) * 384 * 4 == len(transition.question_embedding)
-
-
-def _house_book(tmp_path: Path, questions: str) -> tuple[Path, Path]:
-    manifest = tmp_path / "MANIFEST.yaml"
-    manifest.write_text(
-        "- {slug: house, file: house.txt, questions: house-questions.yaml, game: pacg, title: House Rules,"
-        " ruleset: core-2019, language: en}\n"
-    )
-    (tmp_path / "house-questions.yaml").write_text(questions)
-    text = tmp_path / "house.txt"
-    text.write_text(
-        "House Rules\nTable of Contents\n- Mulligans\n- Snacks\nMulligans\n"
-        "Once per scenario, before drawing your starting hand, you may shuffle your hand back and draw again.\n"
-        "Snacks\nThe player who dies brings the snacks to the next game, whatever the storybook says.\n"
-    )
-    return manifest, text
 
 
 def test_a_new_books_questions_are_imported_with_it(tmp_path, private_index):
