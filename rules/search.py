@@ -261,25 +261,25 @@ def similarities(
 
 @dataclass(frozen=True)
 class Vectors:
-    """Several vectors per passage in one matrix, and where each passage's rows start."""
+    """Several vectors per passage in one matrix: which passages have any, and where their rows
+    start (worked out once per index, not per question)."""
 
     matrix: np.ndarray
-    offsets: np.ndarray
-    counts: np.ndarray
+    has: np.ndarray
+    starts: np.ndarray
 
     @classmethod
     def of(cls, blobs: list[bytes | None]) -> Vectors:
         counts = np.array([len(blob or b"") // (4 * DIMENSIONS) for blob in blobs], dtype=np.int64)
         matrix = np.frombuffer(b"".join(blob or b"" for blob in blobs), dtype=np.float32).reshape(-1, DIMENSIONS)
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        return cls(matrix, offsets, counts)
+        return cls(matrix, counts > 0, offsets[counts > 0])
 
     def nearest(self, vector: np.ndarray) -> np.ndarray:
         """Each passage's best cosine, -1 for a passage without vectors."""
-        best = np.full(len(self.counts), -1.0)
+        best = np.full(len(self.has), -1.0)
         if len(self.matrix):
-            has = self.counts > 0
-            best[has] = np.maximum.reduceat(self.matrix @ vector, self.offsets[has])
+            best[self.has] = np.maximum.reduceat(self.matrix @ vector, self.starts)
         return best
 
 
