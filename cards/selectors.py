@@ -154,16 +154,19 @@ def related_by_name(names: list[str], *, game: str) -> dict[str, Card]:
     return found
 
 
-def cards_named_in(text: str, *, game: str, limit: int = 5, exclude_words: frozenset[str] = frozenset()) -> list[Card]:
-    """Cards whose full name appears in the text ("does Longspear reroll ..."). Single-word
-    names count only when long enough and not one of `exclude_words` (rules vocabulary)."""
+def cards_named_in(text: str, *, games: dict[str, frozenset[str]], limit: int = 5) -> dict[str, list[Card]]:
+    """Per game, the cards whose full name appears in the text ("does Longspear reroll ...").
+    Single-word names count only when long enough and not one of the game's excluded words (its
+    rules vocabulary, given as `games`). One query for all the games."""
     tokens = [token.strip(".,;:!?¿¡()\"'«»") for token in fold(text).split()]
     tokens = [token for token in tokens if token]
-    grams = {
-        " ".join(tokens[i : i + n])
-        for n in range(1, 6)
-        for i in range(len(tokens) - n + 1)
-        if n > 1 or (len(tokens[i]) >= 5 and tokens[i] not in exclude_words)
-    }
-    found = Card.objects.filter(name_folded__in=grams, card_set__game=game).select_related("card_set")
-    return list(found.order_by("-card_set__order", "name")[:limit])
+    phrases = {" ".join(tokens[i : i + n]) for n in range(2, 6) for i in range(len(tokens) - n + 1)}
+    words = {token for token in tokens if len(token) >= 5}
+    grams = {game: phrases | (words - excluded) for game, excluded in games.items()}
+    found = Card.objects.filter(name_folded__in=set().union(*grams.values()), card_set__game__in=games)
+    named: dict[str, list[Card]] = {game: [] for game in games}
+    for card in found.select_related("card_set").order_by("-card_set__order", "name"):
+        game = card.card_set.game
+        if card.name_folded in grams[game] and len(named[game]) < limit:
+            named[game].append(card)
+    return named

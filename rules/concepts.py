@@ -45,6 +45,7 @@ class ConceptTable:
         self.concepts = {concept.id: concept for concept in concepts}
         self.phrasings = phrasings or {}  # concept id -> players' words (rules/phrasings.yaml)
         self._patterns: dict[tuple[str | None, bool], tuple[re.Pattern[str], dict[str, list[str]]]] = {}
+        self._vocabulary: dict[str, frozenset[str]] = {}
 
     def _pattern(self, game: str | None, phrasings: bool) -> tuple[re.Pattern[str], dict[str, list[str]]]:
         if (game, phrasings) not in self._patterns:
@@ -73,7 +74,11 @@ class ConceptTable:
 
     def vocabulary(self, game: str) -> frozenset[str]:
         """Every folded word of the game's concepts: rules words, never card names."""
-        return frozenset(fold(word) for c in self.concepts.values() if c.game == game for word in c.words)
+        if game not in self._vocabulary:
+            self._vocabulary[game] = frozenset(
+                fold(word) for c in self.concepts.values() if c.game == game for word in c.words
+            )
+        return self._vocabulary[game]
 
     def tag(self, text: str, game: str) -> list[str]:
         return sorted({mention.concept for mention in self.mentions(text, game)})

@@ -9,6 +9,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from cards.dataformat.text import fold
@@ -277,10 +278,7 @@ def language_of(question: str) -> str:
 def named_cards(question: str) -> dict[str, list[Card]]:
     """The cards the question names, per game (a card name settles which game it is about)."""
     table = concept_table()
-    return {
-        game: cards_named_in(question, game=game, exclude_words=table.vocabulary(game))
-        for game in ("pacg", "aventuria")
-    }
+    return cards_named_in(question, games={game: table.vocabulary(game) for game in ("pacg", "aventuria")})
 
 
 def _game_of(question: str, game: str | None, books: list[str], cards: dict[str, list[Card]]) -> tuple[str, bool]:
@@ -351,13 +349,14 @@ def search_passages(
     check_filters(game, books, kinds)
     _ensure_index()
     chosen, certain = _game_of(query, game, books, cards if cards is not None else named_cards(query))
-    vectors: dict[str, Any] = {}  # the question's embedding, once for both games when they share it
-    found = _found(query, chosen, pipeline, vectors, books=books, kinds=kinds, limit=limit)
+    found, vector = _found(query, chosen, pipeline, None, books=books, kinds=kinds, limit=limit)
     if not certain:
         # The question's words don't settle the game: ask both, keep the one whose rules are
-        # clearly closer in meaning (or, without embeddings, clearly better by words).
+        # clearly closer in meaning (or, without embeddings, clearly better by words). Both are
+        # judged on one embedding, the chosen game's reading of the question: the closenesses
+        # compare like with like, and the encoder (half an answer's time) runs once.
         other_game = "aventuria" if chosen == "pacg" else "pacg"
-        other = _found(query, other_game, pipeline, vectors, books=[], kinds=kinds, limit=limit)
+        other, _ = _found(query, other_game, pipeline, vector, books=[], kinds=kinds, limit=limit)
         if other.hits and (not found.hits or _clearly_better(other, found)):
             return other
     return found
@@ -367,16 +366,17 @@ def _found(
     query: str,
     game: str,
     pipeline: Pipeline,
-    vectors: dict[str, Any],
+    vector: np.ndarray | None,
     *,
     books: list[str],
     kinds: list[str],
     limit: int,
-) -> Found:
+) -> tuple[Found, np.ndarray | None]:
+    """The passages of one game that answer the question, and the question's embedding (the
+    one given, else computed from this game's reading of the question)."""
     prepared, corrections = prepare(query, game, pipeline)
-    if pipeline.dense and prepared.meaning not in vectors:
-        vectors[prepared.meaning] = encoder().query(prepared.meaning)
-    vector = vectors.get(prepared.meaning)
+    if pipeline.dense and vector is None:
+        vector = encoder().query(prepared.meaning)
     cosines: dict[int, search.Hit] = {}
     closeness = None
     if vector is not None:
@@ -385,7 +385,7 @@ def _found(
         closeness = max((hit.score for hit in near.text.values()), default=0.0)
         cosines = _with_questions(near, pipeline) if pipeline.asked else near.text
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
-    return Found(hits, prepared, game, corrections, closeness)
+    return Found(hits, prepared, game, corrections, closeness), vector
 
 
 def _with_questions(near: search.Closeness, pipeline: Pipeline) -> dict[int, search.Hit]:
