@@ -97,6 +97,7 @@ def main() -> None:
             "dense": False,
             "glossary_weight": 1.0,
             "named_book_weight": 1.0,
+            "newest_weight": 1.0,
         }
         pipelines |= {
             "plain_bm25": Pipeline(**bare, boosts=flat),
@@ -114,7 +115,8 @@ def main() -> None:
             "without_phrasing_glosses": Pipeline(gloss=False),
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),
-            "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0),
+            "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0, newest_weight=1.0),
+            "without_newest_rules_first": Pipeline(newest_weight=1.0),
             "without_following_glossary_links": Pipeline(follow_glossary=False),
             "flat_boosts": Pipeline(boosts=flat),
         }

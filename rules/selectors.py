@@ -142,6 +142,7 @@ class Pipeline:
     glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
     follow_glossary: bool = True  # a glossary entry in the top five brings the rule it refers to
     named_book_weight: float = 1.5  # "in wrath ..." prefers the book the question names
+    newest_weight: float = 1.1  # ... and one that names none, the newest rules in its language
     per_book: int = 5  # at most this many passages of one book in the top five, when others answer
     boosts: dict[str, float] = field(default_factory=lambda: dict(search.BOOSTS))
 
@@ -458,8 +459,13 @@ def _rerank(
     hits: list[search.Hit], question: search.Question, pipeline: Pipeline, kinds: list[str]
 ) -> list[search.Hit]:
     """Priors the ranking functions don't know: glossary entries are shown apart, a book the
-    question names comes first, and the top five show more than one book when others answer."""
+    question names comes first (else the newest rules in the question's language: a player who
+    doesn't say which edition most likely plays the current one), and the top five show more
+    than one book when others answer."""
     named = question.books
+    preferred, weight = (
+        (named, pipeline.named_book_weight) if named else (_newest(question.language), pipeline.newest_weight)
+    )
     rescored = sorted(
         (
             search.Hit(
@@ -469,7 +475,7 @@ def _rerank(
                 round(
                     hit.score
                     * (pipeline.glossary_weight if hit.kind == "glossary" else 1.0)
-                    * (pipeline.named_book_weight if hit.book in named else 1.0),
+                    * (weight if hit.book in preferred else 1.0),
                     4,
                 ),
             )
@@ -491,6 +497,25 @@ def _rerank(
     if len(top) < 5:  # not enough other books: fill the top five in score order
         top, later = top + later[: 5 - len(top)], later[5 - len(top) :]
     return top + sorted(later, key=lambda hit: -hit.score)
+
+
+def _newest(language: str) -> frozenset[str]:
+    """The books of each game's newest ruleset ("core-2019" over "classic-2015") in a language."""
+    return _per_index("newest_books", _newest_books).get(language, frozenset())
+
+
+def _newest_books() -> dict[str, frozenset[str]]:
+    def year(ruleset: str) -> int:
+        found = re.search(r"(\d{4})$", ruleset)
+        return int(found.group(1)) if found else 0
+
+    books = list(Rulebook.objects.values_list("slug", "game", "ruleset", "language"))
+    newest: dict[str, set[str]] = {}
+    for slug, game, ruleset, language in books:
+        latest = max(year(r) for _, g, r, lang in books if g == game and lang == language)
+        if year(ruleset) == latest:
+            newest.setdefault(language, set()).add(slug)
+    return {language: frozenset(slugs) for language, slugs in newest.items()}
 
 
 def _with_glossary_rules(hits: list[search.Hit], kinds: list[str]) -> list[search.Hit]:

@@ -18,8 +18,15 @@ def top(question: str, **options) -> dict:  # type: ignore[no-untyped-def,type-a
 
 def test_armor_against_fire_damage():
     answers = ask("can I play armor to reduce fire damage").results[:3]
-    assert any("reduce Fire damage" in r["text"] for r in answers)
+    assert "reduce Fire damage" in answers[0]["text"]
     assert answers[0]["highlight"].count("<mark>") >= 2
+
+
+def test_a_question_that_names_no_edition_gets_the_newest_rules_first_and_the_classic_ones_next():
+    question = "can I play armor to reduce fire damage"
+    newest = ask(question).results
+    assert newest[0]["book"] == "core" and "wotr" in {r["book"] for r in newest[:5]}
+    assert ask(f"in wrath of the righteous, {question}").results[0]["book"] == "wotr"
 
 
 def test_where_the_villain_goes_when_the_other_locations_are_guarded():
