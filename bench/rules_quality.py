@@ -78,7 +78,7 @@ def main() -> None:
     setup_django()
 
     from rules.search import BOOSTS
-    from rules.selectors import FULL, Pipeline
+    from rules.selectors import FULL, SECONDARY_KINDS, Pipeline
     from rules.services import import_bundled_rulebooks, rebuild_rules_index
 
     import_bundled_rulebooks()
@@ -95,7 +95,7 @@ def main() -> None:
             "expansion": False,
             "terms": False,
             "dense": False,
-            "glossary_weight": 1.0,
+            "kind_weights": {},
             "named_book_weight": 1.0,
             "newest_weight": 1.0,
         }
@@ -115,7 +115,8 @@ def main() -> None:
             "without_phrasing_glosses": Pipeline(gloss=False),
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),
-            "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0, newest_weight=1.0),
+            "without_priors": Pipeline(kind_weights={}, named_book_weight=1.0, newest_weight=1.0),
+            "without_rules_before_restatements": Pipeline(kind_weights={"glossary": SECONDARY_KINDS["glossary"]}),
             "without_newest_rules_first": Pipeline(newest_weight=1.0),
             "without_following_glossary_links": Pipeline(follow_glossary=False),
             "flat_boosts": Pipeline(boosts=flat),

@@ -124,6 +124,9 @@ def _words(question: str) -> list[str]:
     return [w for w in search.plain_words(question) if w not in QUESTION_WORDS["en"] | QUESTION_WORDS["es"]]
 
 
+SECONDARY_KINDS = {"glossary": 0.8, "reference": 0.9, "play-example": 0.9, "example": 0.9}
+
+
 @dataclass(frozen=True)
 class Pipeline:
     """The pieces of the assistant, each of which bench/rules_quality.py can switch off to
@@ -139,7 +142,9 @@ class Pipeline:
     dense_weight: float = 0.8  # share of the embedding similarity in the fused score
     asked: bool = True  # the questions a passage answers count, in its words and its embedding similarity
     asked_margin: float = 0.03  # ... the latter less this much (question-to-question cosines run higher)
-    glossary_weight: float = 0.8  # glossary entries are quoted apart; the rule itself ranks first
+    # The rule itself ranks before what restates it: glossary entries (quoted apart), reference
+    # sheet lines (summaries of rules elsewhere) and examples of play (rules at work).
+    kind_weights: dict[str, float] = field(default_factory=lambda: dict(SECONDARY_KINDS))
     follow_glossary: bool = True  # a glossary entry in the top five brings the rule it refers to
     named_book_weight: float = 1.5  # "in wrath ..." prefers the book the question names
     newest_weight: float = 1.1  # ... and one that names none, the newest rules in its language
@@ -458,7 +463,7 @@ def books_named(question: str) -> set[str]:
 def _rerank(
     hits: list[search.Hit], question: search.Question, pipeline: Pipeline, kinds: list[str]
 ) -> list[search.Hit]:
-    """Priors the ranking functions don't know: glossary entries are shown apart, a book the
+    """Priors the ranking functions don't know: the rule before what restates it, a book the
     question names comes first (else the newest rules in the question's language: a player who
     doesn't say which edition most likely plays the current one), and the top five show more
     than one book when others answer."""
@@ -473,9 +478,7 @@ def _rerank(
                 hit.book,
                 hit.kind,
                 round(
-                    hit.score
-                    * (pipeline.glossary_weight if hit.kind == "glossary" else 1.0)
-                    * (weight if hit.book in preferred else 1.0),
+                    hit.score * pipeline.kind_weights.get(hit.kind, 1.0) * (weight if hit.book in preferred else 1.0),
                     4,
                 ),
             )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.models import Passage
-from rules.selectors import Pipeline, ask, search_passages
+from rules.search import Hit
+from rules.selectors import FULL, Pipeline, _rerank, ask, prepare, search_passages
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +28,18 @@ def test_a_question_that_names_no_edition_gets_the_newest_rules_first_and_the_cl
     newest = ask(question).results
     assert newest[0]["book"] == "core" and "wotr" in {r["book"] for r in newest[:5]}
     assert ask(f"in wrath of the righteous, {question}").results[0]["book"] == "wotr"
+
+
+def test_the_rule_ranks_before_the_lines_that_restate_it():
+    """A reference-sheet line, an example of play or a glossary entry a little closer to the
+    question than the rule they restate still come after it."""
+    far = 10**9  # ids no real passage has, so no glossary entry brings its rule along
+    restatements = [
+        Hit(far + n, "core", kind, 1.0) for n, kind in enumerate(["reference", "play-example", "glossary"], 1)
+    ]
+    question, _ = prepare("how do I bury a card", "pacg")
+    ranked = _rerank([*restatements, Hit(far, "core", "step", 0.95)], question, FULL, [])
+    assert [hit.kind for hit in ranked] == ["step", "reference", "play-example", "glossary"]
 
 
 def test_where_the_villain_goes_when_the_other_locations_are_guarded():
