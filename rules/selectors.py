@@ -9,7 +9,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from cards.dataformat.text import fold
@@ -355,14 +354,14 @@ def search_passages(
     check_filters(game, books, kinds)
     _ensure_index()
     chosen, certain = _game_of(query, game, books, cards if cards is not None else named_cards(query))
-    found, vector = _found(query, chosen, pipeline, None, books=books, kinds=kinds, limit=limit)
+    vectors: dict[str, Any] = {}  # the question's embedding, once for both games when they share it
+    found = _found(query, chosen, pipeline, vectors, books=books, kinds=kinds, limit=limit)
     if not certain:
         # The question's words don't settle the game: ask both, keep the one whose rules are
-        # clearly closer in meaning (or, without embeddings, clearly better by words). Both are
-        # judged on one embedding, the chosen game's reading of the question: the closenesses
-        # compare like with like, and the encoder (half an answer's time) runs once.
+        # clearly closer in meaning (or, without embeddings, clearly better by words). Each game
+        # reads the question with its own words (glosses), so the comparison is fair to both.
         other_game = "aventuria" if chosen == "pacg" else "pacg"
-        other, _ = _found(query, other_game, pipeline, vector, books=[], kinds=kinds, limit=limit)
+        other = _found(query, other_game, pipeline, vectors, books=[], kinds=kinds, limit=limit)
         if other.hits and (not found.hits or _clearly_better(other, found)):
             return other
     return found
@@ -372,17 +371,16 @@ def _found(
     query: str,
     game: str,
     pipeline: Pipeline,
-    vector: np.ndarray | None,
+    vectors: dict[str, Any],
     *,
     books: list[str],
     kinds: list[str],
     limit: int,
-) -> tuple[Found, np.ndarray | None]:
-    """The passages of one game that answer the question, and the question's embedding (the
-    one given, else computed from this game's reading of the question)."""
+) -> Found:
     prepared, corrections = prepare(query, game, pipeline)
-    if pipeline.dense and vector is None:
-        vector = encoder().query(prepared.meaning)
+    if pipeline.dense and prepared.meaning not in vectors:
+        vectors[prepared.meaning] = encoder().query(prepared.meaning)
+    vector = vectors.get(prepared.meaning)
     cosines: dict[int, search.Hit] = {}
     closeness = None
     if vector is not None:
@@ -391,7 +389,7 @@ def _found(
         closeness = max((hit.score for hit in near.text.values()), default=0.0)
         cosines = _with_questions(near, pipeline) if pipeline.asked else near.text
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
-    return Found(hits, prepared, game, corrections, closeness), vector
+    return Found(hits, prepared, game, corrections, closeness)
 
 
 def _with_questions(near: search.Closeness, pipeline: Pipeline) -> dict[int, search.Hit]:
