@@ -560,7 +560,9 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
         for wrong, right in result.corrections.items():
             did_you_mean = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, did_you_mean)
     found = confident(result)
-    passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits]) if found else {}
+    # Not the vectors nor the book's whole source text: an answer shows neither.
+    shown = Passage.objects.select_related("book").defer("embedding", "question_embedding", "book__source")
+    passages = shown.in_bulk([hit.pid for hit in hits]) if found else {}
     results = [passage_result(passages[hit.pid], prepared, hit.score) for hit in hits if hit.pid in passages]
     return Answer(
         question=question,
