@@ -224,38 +224,43 @@ def _term_scores(searcher: Any, cache: dict[Any, Any], field: str, word: str) ->
 
 @dataclass(frozen=True)
 class Closeness:
-    """Each passage's cosine similarity to the question: its nearest sentence window's, and
-    its nearest question's (for the passages that have questions)."""
+    """The passages in scope and each one's cosine similarity to the question: its nearest
+    sentence window's (`text`) and its nearest question's (`asked`, -1 without questions), as
+    arrays in one order; numpy throughout, as a question is compared with every passage."""
 
-    text: dict[int, Hit]
-    asked: dict[int, float]
+    pids: np.ndarray
+    books: np.ndarray
+    kinds: np.ndarray
+    text: np.ndarray
+    asked: np.ndarray
+
+    def ranked(self, scores: np.ndarray, depth: int) -> tuple[list[Hit], dict[int, float]]:
+        """The `depth` passages with the highest `scores` (ties in index order), and every
+        passage's score."""
+        nearest = np.argsort(-scores, kind="stable")[:depth]
+        hits = [Hit(int(self.pids[i]), str(self.books[i]), str(self.kinds[i]), float(scores[i])) for i in nearest]
+        return hits, dict(zip(self.pids.tolist(), scores.tolist(), strict=True))
 
 
 def similarities(
     vector: np.ndarray, *, games: Iterable[str] = (), books: Iterable[str] = (), kinds: Iterable[str] = ()
 ) -> Closeness:
-    """Every passage in scope with the cosine similarity of its embedding to the question's."""
-    games, books, kinds = set(games), set(books), set(kinds)
+    """Every passage in scope with the cosine similarity of its embeddings to the question's."""
     with textindex.reading(NAME) as (_, cache):
         if "vectors" not in cache:
             cache["vectors"] = _load_vectors()
         pids, meta, windows, questions = cache["vectors"]
-    if not pids:
-        return Closeness({}, {})
-    in_scope = [
-        (not games or game in games) and (not books or book in books) and (not kinds or kind in kinds)
-        for game, book, kind in meta
-    ]
+    wanted = np.ones(len(pids), dtype=bool)
+    for column, allowed in zip(meta, (games, books, kinds), strict=True):
+        if allowed := list(allowed):
+            wanted &= np.isin(column, allowed)
     # Each passage has several vectors; its similarity is the nearest one's.
-    text = windows.nearest(vector)
-    asked = questions.nearest(vector)
     return Closeness(
-        {
-            pid: Hit(pid, book, kind, float(score))
-            for pid, (_, book, kind), score, wanted in zip(pids, meta, text, in_scope, strict=True)
-            if wanted
-        },
-        {pid: float(score) for pid, score, wanted in zip(pids, asked, in_scope, strict=True) if wanted and score > -1},
+        pids[wanted],
+        meta[1][wanted],
+        meta[2][wanted],
+        windows.nearest(vector)[wanted],
+        questions.nearest(vector)[wanted],
     )
 
 
@@ -283,14 +288,15 @@ class Vectors:
         return best
 
 
-def _load_vectors() -> tuple[list[int], list[tuple[str, str, str]], Vectors, Vectors]:
+def _load_vectors() -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray], Vectors, Vectors]:
+    """Passage ids, their games, books and kinds, and their window and question vectors."""
     from .models import Passage
 
     rows = Passage.objects.exclude(embedding=None).values_list(
         "pk", "book__game", "book__slug", "kind", "embedding", "question_embedding"
     )
-    pids = [row[0] for row in rows]
-    meta = [(row[1], row[2], row[3]) for row in rows]
+    pids = np.array([row[0] for row in rows], dtype=np.int64)
+    meta = tuple(np.array([row[column] for row in rows], dtype=str) for column in (1, 2, 3))
     windows = Vectors.of([bytes(row[4]) for row in rows])
     questions = Vectors.of([bytes(row[5]) if row[5] is not None else None for row in rows])
     return pids, meta, windows, questions

@@ -9,6 +9,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from cards.dataformat.text import fold
@@ -381,23 +382,17 @@ def _found(
     if pipeline.dense and prepared.meaning not in vectors:
         vectors[prepared.meaning] = encoder().query(prepared.meaning)
     vector = vectors.get(prepared.meaning)
-    cosines: dict[int, search.Hit] = {}
+    cosines: tuple[list[search.Hit], dict[int, float]] = ([], {})
     closeness = None
     if vector is not None:
         near = search.similarities(vector, games=[game], books=books, kinds=kinds)
         # "No rule found" is judged on the books' own text (CONFIDENCE was calibrated on it).
-        closeness = max((hit.score for hit in near.text.values()), default=0.0)
-        cosines = _with_questions(near, pipeline) if pipeline.asked else near.text
+        closeness = float(near.text.max()) if len(near.text) else 0.0
+        # With questions, a passage is as close as its nearest window or its nearest question.
+        scores = np.maximum(near.text, near.asked - pipeline.asked_margin) if pipeline.asked else near.text
+        cosines = near.ranked(scores, search.RERANK_DEPTH)
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
     return Found(hits, prepared, game, corrections, closeness)
-
-
-def _with_questions(near: search.Closeness, pipeline: Pipeline) -> dict[int, search.Hit]:
-    """A passage is as close as its nearest window or its nearest question."""
-    return {
-        pid: search.Hit(pid, hit.book, hit.kind, max(hit.score, near.asked.get(pid, -1.0) - pipeline.asked_margin))
-        for pid, hit in near.text.items()
-    }
 
 
 def _clearly_better(other: Found, found: Found) -> bool:
@@ -414,7 +409,7 @@ def confident(found: Found) -> bool:
 
 def _ranked(
     question: search.Question,
-    cosines: dict[int, search.Hit],
+    cosines: tuple[list[search.Hit], dict[int, float]],
     pipeline: Pipeline,
     *,
     games: list[str],
@@ -428,17 +423,17 @@ def _ranked(
     about 0.7 and 0.95, so raw they would barely move the ranking)."""
     boosts = pipeline.boosts if pipeline.asked else {**pipeline.boosts, "asked": 0.0}
     words = search.search(question, games=games, books=books, kinds=kinds, limit=search.RERANK_DEPTH, boosts=boosts)
-    if not cosines:
+    by_meaning, similarity = cosines
+    if not similarity:
         return words[:limit]
     top_words = words[0].score if words else 1.0
     by_words = {hit.pid: hit.score / top_words for hit in words}
-    by_meaning = sorted(cosines.values(), key=lambda hit: -hit.score)[: search.RERANK_DEPTH]
     candidates = {hit.pid: hit for hit in [*words, *by_meaning]}
-    weight, best, lowest = pipeline.dense_weight, by_meaning[0].score, min(hit.score for hit in cosines.values())
+    weight, best, lowest = pipeline.dense_weight, by_meaning[0].score, min(similarity.values())
     spread = best - lowest or 1.0
 
     def fuse(pid: int) -> float:
-        meaning = (cosines[pid].score - lowest) / spread if pid in cosines else 0.0
+        meaning = (similarity[pid] - lowest) / spread if pid in similarity else 0.0
         return (1 - weight) * by_words.get(pid, 0.0) + weight * meaning
 
     fused = [search.Hit(pid, hit.book, hit.kind, round(fuse(pid), 6)) for pid, hit in candidates.items()]
