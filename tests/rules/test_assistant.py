@@ -72,6 +72,11 @@ def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
         ("how do swarms and doom counters work", "aventuria"),
         ("how much does it cost to upgrade an action card to level 2", "aventuria"),
         ("can I play armor to reduce fire damage", "pacg"),
+        # Only PACG's words ("character", "draw", "turn"), yet about an Aventuria fight.
+        ("how many cards does my character draw at the start of a fight", "aventuria"),
+        ("in a fight, who takes the first turn", "aventuria"),
+        ("what happens on my turn", "pacg"),
+        ("how do I close a location", "pacg"),
     ],
 )
 def test_when_no_word_settles_the_game_the_closer_game_answers(question, game):
