@@ -35,6 +35,11 @@ class Encoder:
         with self.lock:
             return self.model.query(text)
 
+    def tokens(self, text: str) -> int:
+        """How many tokens the model reads for the text as a question (its weight in a blend)."""
+        with self.lock:
+            return self.model.token_count(text, True)
+
     def queries(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of questions, one row per text."""
         with self.lock:

@@ -123,7 +123,7 @@ class Question:
     expanded: dict[str, list[str]] = field(default_factory=dict)  # the concepts' other words
     language: str = "en"  # the question's language; its book's passages rank first
     books: frozenset[str] = frozenset()  # books the question names ("in wrath ...")
-    meaning: str = ""  # the text to embed: the question, with the book's word for players' words
+    glosses: tuple[str, ...] = ()  # the book's words for players' words, blended into its embedding
 
 
 @dataclass(frozen=True)

@@ -241,7 +241,7 @@ def _embed_groups(groups: list[list[str]], *, query: bool = False) -> list[bytes
     one batch. Questions are embedded as questions (E5's query side), to be compared with a
     player's question question to question."""
     flat = [text for group in groups for text in group]
-    vectors = _cached_encode(flat, query=query) if flat else np.zeros((0, DIMENSIONS), dtype=np.float32)
+    vectors = cached_encode(flat, query=query) if flat else np.zeros((0, DIMENSIONS), dtype=np.float32)
     result: list[bytes | None] = []
     start = 0
     for group in groups:
@@ -250,7 +250,7 @@ def _embed_groups(groups: list[list[str]], *, query: bool = False) -> list[bytes
     return result
 
 
-def _cached_encode(texts: list[str], *, query: bool = False) -> np.ndarray:
+def cached_encode(texts: list[str], *, query: bool = False) -> np.ndarray:
     """Embedding a whole book takes about half a minute on two cores; the vectors of a given
     text never change, so they are kept in the embedding cache directory, keyed by the text."""
     key = hashlib.sha256("\x00".join([MODEL_ID, *(["query"] if query else []), *texts]).encode()).hexdigest()

@@ -40,3 +40,19 @@ def test_an_english_question_finds_the_spanish_rule_and_back(model):
     dying, healing = model.passages([DYING, HEALING])
     spanish = model.query("¿qué pasa si tengo que robar y mi mazo está vacío?")
     assert spanish @ dying > spanish @ healing
+
+
+@pytest.mark.django_db
+def test_a_question_with_the_books_word_blended_in_is_near_the_two_embedded_together(model):
+    """The book's word for a player's word ("slip past" -> evade) is blended into the question's
+    vector instead of re-embedding "question (evade)" for each game: the two must stay near,
+    and the blend must move the question toward the rule that uses the book's word."""
+    from rules.selectors import question_vector
+
+    question = "what happens to a monster I slip past"
+    blended = question_vector(question, ("evade",), {})
+    together = model.query(f"{question} (evade)")
+    assert abs(np.linalg.norm(blended) - 1.0) < 1e-4
+    assert blended @ together > 0.97
+    evade = model.passages(["If you evade the card, do not activate any of its powers; the encounter ends."])[0]
+    assert blended @ evade > model.query(question) @ evade
