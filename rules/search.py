@@ -322,9 +322,11 @@ def suggestions(words: list[str], language: str) -> dict[str, str]:
             known = any((f"plain_{other}", word) in reader for other in LANGUAGES) or (
                 zipf_frequency(word, language) >= COMMON_WORD
             )
-            if len(word) < 4 or re.fullmatch(r"\d+", word) or known:
+            contraction = zipf_frequency(f"{word}'t", language) >= COMMON_WORD  # "couldn't" reads "couldn"
+            if len(word) < 4 or re.fullmatch(r"\d+", word) or known or contraction:
                 continue
             options = cache[key].suggest(word, limit=1, maxdist=1 if len(word) <= 5 else 2, prefix=1)
-            if options and len(options[0]) >= len(word) - 1:
+            # "evaded" is no typo of "evade": the index reads both as one word.
+            if options and len(options[0]) >= len(word) - 1 and stem(word, language) != stem(options[0], language):
                 found[word] = options[0]
     return found
