@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import yaml
+from wordfreq import zipf_frequency
 
 from cards.dataformat.text import fold
 from cards.models import Card
@@ -299,10 +300,16 @@ def _game_of(question: str, game: str | None, books: list[str], cards: dict[str,
     named = {"aventuria" if book == "aventuria" else "pacg" for book in books_named(question)}
     if len(named) == 1:
         return named.pop()
-    with_cards = {g for g, found in cards.items() if found}
-    if len(with_cards) == 1:  # "can I use the Longspear to reroll" is about the game of the Longspear
+    # "Can I use the Longspear to reroll" is about the game of the Longspear; a card named with a
+    # common word ("Curse", "Horse", "Market") names nothing: players of either game say it.
+    with_cards = {g for g, found in cards.items() if any(_distinctive(card.name_folded) for card in found)}
+    if len(with_cards) == 1:
         return with_cards.pop()
     return None
+
+
+def _distinctive(name: str) -> bool:
+    return " " in name or zipf_frequency(name, "en") < search.COMMON_WORD
 
 
 def _game_words(question: str) -> dict[str, int]:

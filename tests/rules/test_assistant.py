@@ -77,6 +77,8 @@ def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
         ("in a fight, who takes the first turn", "aventuria"),
         ("what happens on my turn", "pacg"),
         ("how do I close a location", "pacg"),
+        # "Curse" is a PACG card, but a common word names no card.
+        ("how do we break the pirate curse on our hero", "aventuria"),
     ],
 )
 def test_when_no_word_settles_the_game_the_closer_game_answers(question, game):
