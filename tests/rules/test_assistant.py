@@ -6,7 +6,7 @@ import pytest
 
 from rules.models import Passage
 from rules.search import Hit
-from rules.selectors import FULL, Pipeline, _rerank, ask, prepare, search_passages
+from rules.selectors import FULL, Pipeline, _rerank, ask, language_of, prepare, search_passages
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +127,14 @@ def test_a_definition_in_the_answer_brings_the_rule_it_refers_to():
 def test_spelling_is_corrected_from_the_books_in_the_questions_language():
     assert ask("¿cómo se cierra una localizacoin?").did_you_mean == "¿cómo se cierra una localizacion?"
     assert ask("can I peek at the top card").did_you_mean is None  # not Spanish "pero"
+
+
+def test_a_spanish_question_typed_as_keywords_is_read_as_spanish():
+    """No "¿" and no small words: the words themselves say the language, and the spelling is
+    corrected from the Spanish book ("no" is English too: it does not make a question Spanish)."""
+    assert ask("mago sin bendicones").did_you_mean == "mago sin bendiciones"
+    assert ask("esbirro derrotado cerar localizacion").did_you_mean == "esbirro derrotado cerrar localizacion"
+    assert language_of("dead character, no rewards") == "en"
 
 
 def test_no_did_you_mean_for_another_form_of_the_books_word_or_a_contraction():
