@@ -265,6 +265,17 @@ def _run_in(block: str, *, combine: bool = True) -> str | None:
     return label + ("?" if match.group("stop") == "?" else "")
 
 
+def _listing(assembler: _Assembler, line: str, label: str) -> bool:
+    """Whether a "Display: ..." line is the next item of a reference sheet's list ("Playing a
+    Card": "Draw: ...", "Reveal: ..."), which its heading names, rather than a step of its own."""
+    current = assembler.current
+    if assembler.mode != "reference" or current is None or not current.text or line[len(label)] != ":":
+        return False
+    lines = current.text.splitlines()
+    item = _run_in(lines[-1])
+    return item is not None and lines[-1][len(item)] == ":" and _run_in(lines[0]) != current.heading
+
+
 class _LinesReader:
     def __init__(self, text: str):
         self.lines = [line.strip() for line in text.splitlines()]
@@ -324,11 +335,15 @@ class _LinesReader:
                 continue
             if self.is_heading(line, previous) and _title_case(re.sub(r"^\d+[.)]\s*", "", line).split()):
                 assembler.heading(re.sub(r"^\d+[.)]\s*", "", line))
-            elif (label := _run_in(line)) and (
-                assembler.mode == "glossary"
-                or (assembler.current is not None and assembler.current.kind in SIDEBARS.values())
-                or len(line) >= 100
-                or line[len(label)] in ".!?"
+            elif (
+                (label := _run_in(line))
+                and not _listing(assembler, line, label)
+                and (
+                    assembler.mode == "glossary"
+                    or (assembler.current is not None and assembler.current.kind in SIDEBARS.values())
+                    or len(line) >= 100
+                    or line[len(label)] in ".!?"
+                )
             ):
                 assembler.step(label, line)
             else:

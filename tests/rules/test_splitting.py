@@ -106,3 +106,15 @@ def test_long_sections_are_cut_into_parts_at_sentence_ends():
 def test_aventuria_keeps_its_own_sections():
     headings = {p.heading for p in split("aventuria").passages}
     assert {"Brief Respite", "Hero Title", "Reanimation Roll", "Spending Adventure Points"} <= headings
+
+
+@pytest.mark.parametrize("slug", ["core", "wotr"])
+def test_a_reference_sheet_list_stays_one_passage_under_its_heading(slug):
+    """ "Playing a Card" lists Reveal, Display, Discard... one line each; a long line is still an
+    item of that list, not a passage of its own. Steps that each run in their own label, like
+    Aventuria's combat sequence, stay apart."""
+    playing = [p for p in split(slug).passages if p.kind == "reference" and p.heading == "Playing a Card"]
+    assert len(playing) == 1
+    assert all(f"{verb}:" in playing[0].text for verb in ("Reveal", "Display", "Discard", "Recharge", "Bury", "Banish"))
+    sequence = {p.heading for p in split("aventuria").passages if p.path[-1:] == ["Combat Sequence"]}
+    assert {"Preparation", "Time Effects", "End of Round"} <= sequence
