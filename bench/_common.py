@@ -33,15 +33,6 @@ def setup_django(data_dir: str | None = None) -> Path:
     return directory
 
 
-def load_bundled_cards() -> None:
-    """The bundled cards, as `bootstrap` loads them for the site (the rules assistant reads the
-    cards a question names, and a card can settle which game it is about)."""
-    from cards.services import import_card_files
-    from pacg_site.management.commands.bootstrap import CARD_DATA
-
-    import_card_files(paths=sorted(CARD_DATA.glob("*.yaml")), prune=True)
-
-
 def timed(function: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = function()

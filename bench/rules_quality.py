@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, load_bundled_cards, report, setup_django  # noqa: E402
+from _common import ROOT, report, setup_django  # noqa: E402
 
 QUESTIONS = ROOT / "tests" / "rules" / "eval" / "questions.yaml"
 
@@ -77,11 +77,12 @@ def main() -> None:
     args = parser.parse_args()
     setup_django()
 
+    from cards.services import import_bundled_cards
     from rules.search import BOOSTS
     from rules.selectors import FULL, SECONDARY_KINDS, Pipeline
     from rules.services import import_bundled_rulebooks, rebuild_rules_index
 
-    load_bundled_cards()
+    import_bundled_cards()  # as on the site: a card a question names can settle its game
     import_bundled_rulebooks()
     rebuild_rules_index()
     questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))

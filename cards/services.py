@@ -19,6 +19,7 @@ from .dataformat.schema import RECORD_FIELDS, TYPES, fold
 from .models import Card, CardSet, CardTag
 from .search.facts import card_facts
 
+BUNDLED_CARD_DATA = Path(__file__).resolve().parent / "data"  # the card files the site ships
 REINDEX_PENDING_KEY = "cards:reindex-pending"
 REINDEX_DEBOUNCE_SECONDS = 2
 
@@ -72,6 +73,11 @@ SET_COLUMNS = (
 )
 # What a card row stores of a record (the id is its slug; the level also keeps its printed code).
 CARD_COLUMNS = (*[name for name in RECORD_FIELDS if name != "id"], "level_code", "data")
+
+
+def import_bundled_cards(*, prune: bool = True) -> ImportSummary:
+    """The card files the site ships (cards/data/); with `prune`, cards no file has any more go."""
+    return import_card_files(paths=sorted(BUNDLED_CARD_DATA.glob("*.yaml")), prune=prune)
 
 
 def import_card_files(*, paths: Iterable[Path], prune: bool = False, progress: Progress | None = None) -> ImportSummary:

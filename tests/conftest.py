@@ -7,17 +7,17 @@ import pytest
 from django.conf import settings
 
 from cards.models import Card
-from cards.services import import_card_files, rebuild_index
+from cards.services import BUNDLED_CARD_DATA, import_bundled_cards, rebuild_index
 from pacg_site import textindex
 from pacg_site.celery import app as celery_app
 from rules.services import import_bundled_rulebooks, rebuild_rules_index
 
-CARD_DATA = Path(settings.BASE_DIR) / "cards" / "data"
+CARD_DATA = BUNDLED_CARD_DATA
 REQUIRE_SERVICES = os.environ.get("PACG_REQUIRE_SERVICES") == "1"
 
 
 def load_bundled_cards() -> None:
-    import_card_files(paths=sorted(CARD_DATA.glob("*.yaml")))
+    import_bundled_cards(prune=False)
 
 
 @pytest.fixture(scope="session", autouse=True)

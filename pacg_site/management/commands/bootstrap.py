@@ -1,16 +1,11 @@
 """Everything a fresh checkout needs before it can serve: idempotent, and fast the second time."""
 
-from pathlib import Path
-
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from cards.services import import_card_files, rebuild_index
+from cards.services import import_bundled_cards, rebuild_index
 from pacg_site import textindex
 from rules.services import import_bundled_rulebooks, rebuild_rules_index
-
-CARD_DATA = Path(settings.BASE_DIR) / "cards" / "data"
 
 
 class Command(BaseCommand):
@@ -21,10 +16,9 @@ class Command(BaseCommand):
         self.stdout.write("database migrated")
         call_command("collectstatic", interactive=False, verbosity=0)
 
-        files = sorted(CARD_DATA.glob("*.yaml"))
-        summary = import_card_files(paths=files, prune=True)
+        summary = import_bundled_cards()
         self.stdout.write(
-            f"cards: {len(files)} files, {summary.created} created, {summary.updated} updated, "
+            f"cards: {len(summary.files)} files, {summary.created} created, {summary.updated} updated, "
             f"{summary.unchanged} unchanged, {summary.deleted} deleted"
         )
         # Imports that change anything rebuild their index themselves (a task on commit).
