@@ -23,6 +23,7 @@ from . import search
 from .concepts import concept_table
 from .embeddings import encoder
 from .models import Passage, Rulebook
+from .wordodds import WordOdds
 
 CONFLICTS_FILE = Path(__file__).resolve().parent / "conflicts.yaml"
 MAX_QUESTION = 300
@@ -31,11 +32,14 @@ MAX_QUESTION = 300
 # passes, at 0.858).
 CONFIDENCE = 0.83
 # Which game a question is about, when neither the player nor a book or card name says: the game
-# whose passages' questions come nearest, each of the game's words in the question worth this much
-# nearness. Game words alone misled: players say "turn", "scenario" or "loot" of both games, and
-# 58% of a sample of 300 Aventuria passage questions went to PACG (800-question sample, each
-# passage's own questions left out: 182 misrouted before, 102 after; dev questions: 1 and 0).
+# whose passages' questions come nearest, each of the game's concept words in the question worth
+# GAME_WORD_WEIGHT of nearness and each unit of its words' log odds (rules.wordodds) WORD_ODDS_WEIGHT.
+# Game words alone misled: players say "turn", "scenario" or "loot" of both games, and 58% of a
+# sample of 300 Aventuria passage questions went to PACG (800-question sample, each passage's own
+# questions and text left out: 182 misrouted with game words alone, 114 by nearness and game words,
+# 85 with the word odds too; dev questions: 7 and 2 of 114).
 GAME_WORD_WEIGHT = 0.01
+WORD_ODDS_WEIGHT = 0.005
 # Words of the question itself, not of its subject.
 QUESTION_WORDS = {
     "en": {
@@ -377,10 +381,11 @@ def search_passages(
     # Nothing names the game: ask both and keep the nearer. Each game reads the question with its
     # own words (glosses), so the comparison is fair to both.
     votes = _game_words(query)
+    odds = _per_index("word_odds", _word_odds).log_odds(query, "aventuria", "pacg")
     pacg, aventuria = (
         _found(query, g, pipeline, encoded, books=books, kinds=kinds, limit=limit) for g in ("pacg", "aventuria")
     )
-    return aventuria if _nearer(aventuria, pacg, votes["aventuria"] - votes["pacg"]) else pacg
+    return aventuria if _nearer(aventuria, pacg, votes["aventuria"] - votes["pacg"], odds) else pacg
 
 
 def _found(
@@ -433,13 +438,19 @@ def gloss_vectors() -> dict[str, tuple[np.ndarray, int]]:
     return {word: (vector, encoder().tokens(word)) for word, vector in zip(words, vectors, strict=True)}
 
 
-def _nearer(found: Found, other: Found, more_words: int) -> bool:
-    """Whether `found` answers the question better than `other`, whose game's words it uses
-    `more_words` fewer times: by its nearest passage question, or without embeddings, by words."""
+def _word_odds() -> WordOdds:
+    rows = Passage.objects.values_list("book__game", "text", "questions")
+    return WordOdds((game, " ".join([text, *questions])) for game, text, questions in rows)
+
+
+def _nearer(found: Found, other: Found, more_words: int, odds: float) -> bool:
+    """Whether `found` answers the question better than `other`, whose game's concept words it uses
+    `more_words` fewer times and whose books' words are e**`odds` times less likely: by its nearest
+    passage question and the question's words, or without embeddings, by concept words."""
     if not found.hits or not other.hits:
         return bool(found.hits)
     if found.asked is not None and other.asked is not None:
-        return found.asked - other.asked + GAME_WORD_WEIGHT * more_words > 0
+        return found.asked - other.asked + GAME_WORD_WEIGHT * more_words + WORD_ODDS_WEIGHT * odds > 0
     return more_words > 0 or (more_words == 0 and found.hits[0].score > other.hits[0].score * 1.3)
 
 

@@ -79,6 +79,8 @@ def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
         ("how do I close a location", "pacg"),
         # "Curse" is a PACG card, but a common word names no card.
         ("how do we break the pirate curse on our hero", "aventuria"),
+        # Nearest to a PACG question about keeping cards at the end of a turn; "endurance" is Aventuria's word.
+        ("I have endurance left at the end of my turn, do I keep it", "aventuria"),
     ],
 )
 def test_when_no_word_settles_the_game_the_closer_game_answers(question, game):

@@ -1,0 +1,41 @@
+"""Which game a question's words belong to: each word's log odds of appearing in one game's
+rulebooks (their text and their passages' questions) rather than the other's, summed over the
+question's words as in naive Bayes. "Endurance", "fate" or "life" lean to Aventuria, "blessing"
+or "hourglass" to PACG, "turn" or "damage" hardly either way."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from cards.dataformat.text import fold
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+class WordOdds:
+    def __init__(self, texts: Iterable[tuple[str, str]]):
+        """`texts`: (game, text) pairs, the games' whole vocabulary."""
+        self.counts: dict[str, Counter[str]] = {}
+        for game, text in texts:
+            self.counts.setdefault(game, Counter()).update(words(text))
+        vocabulary = len(set().union(*self.counts.values()))
+        # Add-one smoothing: a word one game never uses still has odds, not infinity.
+        self.log_total = {game: math.log(counts.total() + vocabulary) for game, counts in self.counts.items()}
+
+    def log_odds(self, text: str, game: str, other: str) -> float:
+        """How much likelier the text's words (each once) are in `game`'s books than in `other`'s;
+        a word neither game's books use says nothing."""
+        mine, theirs = self.counts.get(game, Counter()), self.counts.get(other, Counter())
+        base = self.log_total.get(other, 0.0) - self.log_total.get(game, 0.0)
+        return sum(
+            math.log(mine[word] + 1) - math.log(theirs[word] + 1) + base
+            for word in set(words(text))
+            if word in mine or word in theirs
+        )
