@@ -80,7 +80,8 @@ class AskAPI(APIView):
     def get(self, request: Request) -> Response:
         """The assistant's answer: the passages that answer the question, quoted, highlighted and
         cited; glossary definitions of its terms; "did you mean"; each edition's rule where the
-        editions disagree; the cards it names. `found` is false when no rule answers it."""
+        editions disagree; the cards it names; `other_game` when the question could be about the
+        other game too. `found` is false when no rule answers it."""
         answer = ask(
             request.query_params.get("q", ""), game=request.query_params.get("game") or None, books=_books(request)
         )

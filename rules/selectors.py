@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
+import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ CONFIDENCE = 0.83
 # 85 with the word odds too; dev questions: 7 and 2 of 114).
 GAME_WORD_WEIGHT = 0.01
 WORD_ODDS_WEIGHT = 0.005
+# Nearer than this, the answer names the other game too: 16 of 114 dev questions, among them both
+# that went to the wrong game, and 56 of the 85 misrouted in the sample above.
+GAME_DOUBT = 0.03
 # Words of the question itself, not of its subject.
 QUESTION_WORDS = {
     "en": {
@@ -118,6 +122,7 @@ class Answer:
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     cards: list[dict[str, Any]] = field(default_factory=list)
     concepts: list[str] = field(default_factory=list)
+    other_game: str | None = None  # the game the question may be about instead (a link to ask it there)
 
 
 def _ensure_index() -> None:
@@ -358,6 +363,7 @@ class Found:
     corrections: dict[str, str]
     closeness: float | None  # the best cosine of any passage in scope to the question
     asked: float | None = None  # ... and of any passage's question
+    other_game: str | None = None  # the other game, when it came almost as near (the player may mean it)
 
 
 def search_passages(
@@ -385,7 +391,11 @@ def search_passages(
     pacg, aventuria = (
         _found(query, g, pipeline, encoded, books=books, kinds=kinds, limit=limit) for g in ("pacg", "aventuria")
     )
-    return aventuria if _nearer(aventuria, pacg, votes["aventuria"] - votes["pacg"], odds) else pacg
+    lean = _leaning(aventuria, pacg, votes["aventuria"] - votes["pacg"], odds)
+    chosen, other = (aventuria, pacg) if lean > 0 else (pacg, aventuria)
+    if abs(lean) < GAME_DOUBT and confident(other):
+        return replace(chosen, other_game=other.game)
+    return chosen
 
 
 def _found(
@@ -443,15 +453,18 @@ def _word_odds() -> WordOdds:
     return WordOdds((game, " ".join([text, *questions])) for game, text, questions in rows)
 
 
-def _nearer(found: Found, other: Found, more_words: int, odds: float) -> bool:
-    """Whether `found` answers the question better than `other`, whose game's concept words it uses
-    `more_words` fewer times and whose books' words are e**`odds` times less likely: by its nearest
-    passage question and the question's words, or without embeddings, by concept words."""
+def _leaning(found: Found, other: Found, more_words: int, odds: float) -> float:
+    """How much better `found` answers the question than `other` (below 0: worse), whose game's
+    concept words it uses `more_words` fewer times and whose books' words are e**`odds` times less
+    likely: by its nearest passage question and the question's words, or without embeddings, by
+    concept words, then by best score."""
     if not found.hits or not other.hits:
-        return bool(found.hits)
+        return math.inf if found.hits else -math.inf
     if found.asked is not None and other.asked is not None:
-        return found.asked - other.asked + GAME_WORD_WEIGHT * more_words + WORD_ODDS_WEIGHT * odds > 0
-    return more_words > 0 or (more_words == 0 and found.hits[0].score > other.hits[0].score * 1.3)
+        return found.asked - other.asked + GAME_WORD_WEIGHT * more_words + WORD_ODDS_WEIGHT * odds
+    if more_words:
+        return more_words
+    return found.hits[0].score / other.hits[0].score - 1.3
 
 
 def confident(found: Found) -> bool:
@@ -622,6 +635,7 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
         conflicts=conflicts_for({hit.pid for hit in hits} if found else set()),
         cards=[card_summary(card) for card in cards[result.game]],
         concepts=prepared.concepts,
+        other_game=result.other_game,
     )
 
 

@@ -65,6 +65,21 @@ def test_ask_page_is_a_shareable_get_url(client):
     assert "Hero Title" in page and "<mark>" in page
 
 
+def test_a_question_either_game_could_mean_links_to_the_other_games_answer(client, api):
+    question = "card text vs rulebook, which wins"
+    body = api.get(reverse("api:rules-ask"), {"q": question}).json()
+    other = body["other_game"]
+    assert other in {"pacg", "aventuria"} and other != body["game"]
+    page = client.get(reverse("rules:ask"), {"q": question}).content.decode()
+    assert f'href="?q={quote(question)}&amp;game={other}"' in page
+    there = api.get(reverse("api:rules-ask"), {"q": question, "game": other}).json()
+    assert there["game"] == other and there["other_game"] is None and there["found"]
+    assert {r["book"] == "aventuria" for r in there["results"]} == {other == "aventuria"}
+    # A question only one game answers names no other game.
+    assert api.get(reverse("api:rules-ask"), {"q": "how do hero titles work"}).json()["other_game"] is None
+    assert 'id="other-game"' not in client.get(reverse("rules:ask"), {"q": "how do hero titles work"}).content.decode()
+
+
 def test_ask_page_says_when_no_rule_is_found(client):
     page = client.get(reverse("rules:ask"), {"q": "what is the capital of france"}).content.decode()
     assert 'id="no-rule"' in page
