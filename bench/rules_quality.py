@@ -36,18 +36,21 @@ def rank_of_answer(question: dict, hits: list, passages: dict) -> int | None:  #
 
 def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untyped-def,type-arg]
     from rules.models import Passage
-    from rules.selectors import search_passages
+    from rules.selectors import confident, search_passages
 
     by_book: dict[str, list[int | None]] = defaultdict(list)
     misses = []
+    unanswered = 0  # questions the site would answer "no rule found"
     for question in questions:
-        hits = search_passages(
+        found = search_passages(
             question["question"],
             game=question.get("game"),
             books=[question["book"]] if question.get("book") else None,
             limit=10,
             pipeline=pipeline,
-        ).hits
+        )
+        hits = found.hits
+        unanswered += not confident(found)
         passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits])
         rank = rank_of_answer(question, hits, passages)
         books = {expected["book"] for expected in question["expected"]}
@@ -66,7 +69,9 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
             "mrr@10": round(sum(1 / r for r in ranks if r is not None and r <= 10) / n, 3),
         }
 
-    return {"metrics": {book: metrics(ranks) for book, ranks in sorted(by_book.items())}, "misses": misses}
+    figures = {book: metrics(ranks) for book, ranks in sorted(by_book.items())}
+    figures["overall"]["no rule found"] = unanswered
+    return {"metrics": figures, "misses": misses}
 
 
 def main() -> None:

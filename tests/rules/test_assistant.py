@@ -170,10 +170,26 @@ def test_cards_named_in_the_question_are_shown():
     assert any(card["name"] == "Longspear" for card in answer.cards)
 
 
-@pytest.mark.parametrize("question", ["what is the capital of france", "best pizza recipe with mushrooms"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is the capital of france",
+        "best pizza recipe with mushrooms",
+        # Other games' rules are off topic too (these passed on the books' text alone).
+        "how does castling work in chess",
+        "can you move diagonally in checkers",
+        "tell me a joke",
+    ],
+)
 def test_off_topic_questions_get_no_rule_found(question):
     answer = ask(question)
     assert not answer.found and answer.results == []
+
+
+def test_a_question_far_from_the_books_words_but_near_a_players_question_is_answered():
+    # Its nearest passage text is at 0.81, its nearest passage question at 0.91.
+    answer = ask("the baddie goes for the weakest of us but two are tied")
+    assert answer.found and answer.game == "aventuria"
 
 
 def test_search_returns_ranked_passages_of_a_kind():
