@@ -117,6 +117,7 @@ def main() -> None:
             "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
             "passage_questions_in_words_only": Pipeline(asked_margin=2.0),  # no question cosine clears it
             "without_spelling": Pipeline(spelling=False),
+            "without_word_odds": Pipeline(word_odds=False),
             "without_concept_expansion": Pipeline(expansion=False),
             "without_phrasings": Pipeline(phrasings=False),
             "without_phrasing_glosses": Pipeline(gloss=False),

@@ -156,6 +156,7 @@ class Pipeline:
     dense_weight: float = 0.8  # share of the embedding similarity in the fused score
     asked: bool = True  # the questions a passage answers count, in its words and its embedding similarity
     asked_margin: float = 0.03  # ... the latter less this much (question-to-question cosines run higher)
+    word_odds: bool = True  # which game: the question's words' odds in each game's books (rules.wordodds)
     # The rule itself ranks before what restates it: glossary entries (quoted apart), reference
     # sheet lines (summaries of rules elsewhere) and examples of play (rules at work).
     kind_weights: dict[str, float] = field(default_factory=lambda: dict(SECONDARY_KINDS))
@@ -389,7 +390,7 @@ def search_passages(
     # Nothing names the game: ask both and keep the nearer. Each game reads the question with its
     # own words (glosses), so the comparison is fair to both.
     votes = _game_words(query)
-    odds = _per_index("word_odds", _word_odds).log_odds(query, "aventuria", "pacg")
+    odds = _per_index("word_odds", _word_odds).log_odds(query, "aventuria", "pacg") if pipeline.word_odds else 0.0
     pacg, aventuria = (
         _found(query, g, pipeline, encoded, books=books, kinds=kinds, limit=limit) for g in ("pacg", "aventuria")
     )
