@@ -20,7 +20,7 @@ from cards.selectors import cards_named_in
 from pacg_site import textindex
 from pacg_site.api import DomainError
 
-from . import search
+from . import search, wordodds
 from .concepts import concept_table
 from .embeddings import encoder
 from .models import Passage, Rulebook
@@ -35,16 +35,16 @@ MAX_QUESTION = 300
 # question and passed 13.
 CONFIDENCE = 0.85
 # Which game a question is about, when neither the player nor a book or card name says: the game
-# whose passages' questions come nearest, each of the game's concept words in the question worth
-# GAME_WORD_WEIGHT of nearness and each unit of its words' log odds (rules.wordodds) WORD_ODDS_WEIGHT.
-# Game words alone misled: players say "turn", "scenario" or "loot" of both games, and 58% of a
-# sample of 300 Aventuria passage questions went to PACG (800-question sample, each passage's own
-# questions and text left out: 182 misrouted with game words alone, 114 by nearness and game words,
-# 85 with the word odds too; dev questions: 7 and 2 of 114).
-GAME_WORD_WEIGHT = 0.01
-WORD_ODDS_WEIGHT = 0.005
-# Nearer than this, the answer names the other game too: 16 of 114 dev questions, among them both
-# that went to the wrong game, and 56 of the 85 misrouted in the sample above.
+# whose passages' questions come nearest, each unit of the log odds of the question's terms (its
+# words, a concept's words as one term) in that game's books and passage questions (rules.wordodds)
+# worth this much nearness. On a sample of 800 passage questions (300 Aventuria; each one's own
+# passage left out), nearness alone with a flat vote per concept word misroutes 119, with the
+# terms' odds instead 64; on 194 questions typed as players do (dev and a probe set), 3. Concept
+# words alone misled (players say "turn" or "loot" of both games); words alone too ("hero points"
+# is PACG's, though "hero" and "points" are more often Aventuria's words).
+WORD_ODDS_WEIGHT = 0.0075
+# Nearer than this, the answer names the other game too: 29 of 194 dev and probe questions, among
+# them 2 of the 3 that go to the wrong game.
 GAME_DOUBT = 0.03
 # Words of the question itself, not of its subject.
 QUESTION_WORDS = {
@@ -156,7 +156,7 @@ class Pipeline:
     dense_weight: float = 0.8  # share of the embedding similarity in the fused score
     asked: bool = True  # the questions a passage answers count, in its words and its embedding similarity
     asked_margin: float = 0.03  # ... the latter less this much (question-to-question cosines run higher)
-    word_odds: bool = True  # which game: the question's words' odds in each game's books (rules.wordodds)
+    word_odds: bool = True  # which game: the odds of the question's terms in each game's books (rules.wordodds)
     # The rule itself ranks before what restates it: glossary entries (quoted apart), reference
     # sheet lines (summaries of rules elsewhere) and examples of play (rules at work).
     kind_weights: dict[str, float] = field(default_factory=lambda: dict(SECONDARY_KINDS))
@@ -326,13 +326,23 @@ def _distinctive(name: str) -> bool:
     return " " in name or zipf_frequency(name, "en") < search.COMMON_WORD
 
 
-def _game_words(question: str) -> dict[str, int]:
-    """How many words of each game's concepts the question uses."""
+def _words_lean(question: str, pipeline: Pipeline) -> float:
+    """How far the question's terms lean to Aventuria (above 0) or to PACG (below 0)."""
+    if not pipeline.word_odds:
+        return 0.0
+    return WORD_ODDS_WEIGHT * _per_index("word_odds", _word_odds).log_odds(question, "aventuria", "pacg")
+
+
+def _terms(text: str) -> list[str]:
+    """The text's words, a concept's words as one term: "hero points" is PACG's, though "hero" and
+    "points" are more often Aventuria's words."""
     table = concept_table()
-    votes = {"pacg": 0, "aventuria": 0}
-    for mention in table.mentions(question):
-        votes[table.concepts[mention.concept].game] += 1
-    return votes
+    rest = fold(text)
+    concepts = []
+    for mention in table.mentions(text):
+        concepts.append(f"~{mention.concept}")
+        rest = rest[: mention.start] + " " * (mention.end - mention.start) + rest[mention.end :]
+    return [*wordodds.words(rest), *concepts]
 
 
 def validate(question: str) -> str:
@@ -389,12 +399,11 @@ def search_passages(
         return _found(query, certain, pipeline, encoded, books=books, kinds=kinds, limit=limit)
     # Nothing names the game: ask both and keep the nearer. Each game reads the question with its
     # own words (glosses), so the comparison is fair to both.
-    votes = _game_words(query)
-    odds = _per_index("word_odds", _word_odds).log_odds(query, "aventuria", "pacg") if pipeline.word_odds else 0.0
+    words_lean = _words_lean(query, pipeline)
     pacg, aventuria = (
         _found(query, g, pipeline, encoded, books=books, kinds=kinds, limit=limit) for g in ("pacg", "aventuria")
     )
-    lean = _leaning(aventuria, pacg, votes["aventuria"] - votes["pacg"], odds)
+    lean = _leaning(aventuria, pacg, words_lean)
     chosen, other = (aventuria, pacg) if lean > 0 else (pacg, aventuria)
     if abs(lean) < GAME_DOUBT and confident(other):
         return replace(chosen, other_game=other.game)
@@ -452,20 +461,19 @@ def gloss_vectors() -> dict[str, tuple[np.ndarray, int]]:
 
 def _word_odds() -> WordOdds:
     rows = Passage.objects.values_list("book__game", "text", "questions")
-    return WordOdds((game, " ".join([text, *questions])) for game, text, questions in rows)
+    return WordOdds(((game, " ".join([text, *questions])) for game, text, questions in rows), _terms)
 
 
-def _leaning(found: Found, other: Found, more_words: int, odds: float) -> float:
-    """How much better `found` answers the question than `other` (below 0: worse), whose game's
-    concept words it uses `more_words` fewer times and whose books' words are e**`odds` times less
-    likely: by its nearest passage question and the question's words, or without embeddings, by
-    concept words, then by best score."""
+def _leaning(found: Found, other: Found, words_lean: float) -> float:
+    """How much better `found` answers the question than `other` (below 0: worse), the question's
+    words leaning `words_lean` to found's game: by its nearest passage question and the words, or
+    without embeddings, by the words, then by best score."""
     if not found.hits or not other.hits:
         return math.inf if found.hits else -math.inf
     if found.asked is not None and other.asked is not None:
-        return found.asked - other.asked + GAME_WORD_WEIGHT * more_words + WORD_ODDS_WEIGHT * odds
-    if more_words:
-        return more_words
+        return found.asked - other.asked + words_lean
+    if words_lean:
+        return words_lean
     return found.hits[0].score / other.hits[0].score - 1.3
 
 

@@ -81,6 +81,9 @@ def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
         ("how do we break the pirate curse on our hero", "aventuria"),
         # Nearest to a PACG question about keeping cards at the end of a turn; "endurance" is Aventuria's word.
         ("I have endurance left at the end of my turn, do I keep it", "aventuria"),
+        # "Hero points" is PACG's, though "hero" and "points" are more often Aventuria's words.
+        ("how do I spend my hero points", "pacg"),
+        ("can I spend hero points to reroll", "pacg"),
     ],
 )
 def test_when_no_word_settles_the_game_the_closer_game_answers(question, game):

@@ -31,3 +31,12 @@ def test_accents_and_case_do_not_matter():
     spanish = WordOdds([("pacg", "Perdición del mazo"), ("aventuria", "Héroe")])
     assert spanish.log_odds("PERDICION", "pacg", "aventuria") == spanish.log_odds("perdición", "pacg", "aventuria")
     assert math.isfinite(spanish.log_odds("perdicion heroe", "pacg", "aventuria"))
+
+
+def test_a_phrase_read_as_one_term_has_odds_of_its_own():
+    def terms(text: str) -> list[str]:
+        return ["hero points"] if "hero points" in text.lower() else text.lower().split()
+
+    texts = [("pacg", "hero points; bless a check, recharge a blessing"), ("aventuria", "a hero has life points")]
+    assert WordOdds(texts).log_odds("hero points", "pacg", "aventuria") < 0
+    assert WordOdds(texts, terms).log_odds("hero points", "pacg", "aventuria") > 0
