@@ -98,6 +98,7 @@ def main() -> None:
         flat = {**unasked, "heading": 1.0, "term": 1.0, "same_language": 1.0}
         bare = {
             "asked": False,
+            "word_odds": False,
             "spelling": False,
             "expansion": False,
             "terms": False,
