@@ -32,8 +32,8 @@ class WordOdds:
         self.log_total = {game: math.log(counts.total() + vocabulary) for game, counts in self.counts.items()}
 
     def log_odds(self, text: str, game: str, other: str) -> float:
-        """How much likelier the text's words (each once) are in `game`'s books than in `other`'s;
-        a word neither game's books use says nothing."""
+        """How much likelier the text's terms (each once) are in `game`'s books than in `other`'s;
+        a term neither game's books use says nothing."""
         mine, theirs = self.counts.get(game, Counter()), self.counts.get(other, Counter())
         base = self.log_total.get(other, 0.0) - self.log_total.get(game, 0.0)
         return sum(
