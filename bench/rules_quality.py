@@ -116,7 +116,7 @@ def main() -> None:
             "without_embeddings": Pipeline(dense=False),
             "without_passage_questions": Pipeline(asked=False),
             "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
-            "passage_questions_in_words_only": Pipeline(asked_margin=2.0),  # no question cosine clears it
+            "passage_questions_in_words_only": Pipeline(asked_share=0.0),
             "without_spelling": Pipeline(spelling=False),
             "without_word_odds": Pipeline(word_odds=False),
             "without_concept_expansion": Pipeline(expansion=False),

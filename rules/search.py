@@ -234,6 +234,12 @@ class Closeness:
     text: np.ndarray
     asked: np.ndarray
 
+    def blended(self, share: float) -> np.ndarray:
+        """Each passage's nearness by its nearest question (`share` of it) and its nearest window
+        (the rest); by the window alone for a passage without questions."""
+        asked = np.where(self.asked > -1, self.asked, self.text)
+        return (1 - share) * self.text + share * asked
+
     def ranked(self, scores: np.ndarray, depth: int) -> tuple[list[Hit], dict[int, float]]:
         """The `depth` passages with the highest `scores` (ties in index order), and every
         passage's score."""

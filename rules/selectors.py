@@ -153,9 +153,10 @@ class Pipeline:
     gloss: bool = True  # and their concepts' book words are embedded with the question
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
-    dense_weight: float = 0.8  # share of the embedding similarity in the fused score
+    dense_weight: float = 0.65  # share of the embedding similarity in the fused score
     asked: bool = True  # the questions a passage answers count, in its words and its embedding similarity
-    asked_margin: float = 0.03  # ... the latter less this much (question-to-question cosines run higher)
+    asked_share: float = 0.5  # ... their nearest's share in the latter (the rest: the nearest window's)
+    asked_margin: float = 0.03  # ... and the nearest, less this much, can make the passage near enough
     word_odds: bool = True  # which game: the odds of the question's terms in each game's books (rules.wordodds)
     # The rule itself ranks before what restates it: glossary entries (quoted apart), reference
     # sheet lines (summaries of rules elsewhere) and examples of play (rules at work).
@@ -181,12 +182,16 @@ def _suggestions(question: str) -> dict[str, str]:
     return dict(_suggestions_cached(question, search.generation()))
 
 
+def _corrected(question: str, corrections: dict[str, str]) -> str:
+    for wrong, right in corrections.items():
+        question = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, question)
+    return question
+
+
 def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple[search.Question, dict[str, str]]:
     """Stems in both languages, concepts and their other words, glossary terms, corrections."""
     corrections = _suggestions(question) if pipeline.spelling else {}
-    corrected = question
-    for wrong, right in corrections.items():
-        corrected = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, corrected)
+    corrected = _corrected(question, corrections)
     concepts = concept_table()
     said = [m for text in (question, corrected) for m in concepts.mentions(text, game, phrasings=pipeline.phrasings)]
     mentioned = list(dict.fromkeys(m.concept for m in said))
@@ -327,9 +332,12 @@ def _distinctive(name: str) -> bool:
 
 
 def _words_lean(question: str, pipeline: Pipeline) -> float:
-    """How far the question's terms lean to Aventuria (above 0) or to PACG (below 0)."""
+    """How far the question's terms lean to Aventuria (above 0) or to PACG (below 0), read with
+    its typos corrected ("we won a chalise" is Aventuria's)."""
     if not pipeline.word_odds:
         return 0.0
+    if pipeline.spelling:
+        question = _corrected(question, _suggestions(question))
     return WORD_ODDS_WEIGHT * _per_index("word_odds", _word_odds).log_odds(question, "aventuria", "pacg")
 
 
@@ -426,9 +434,13 @@ def _found(
     closeness = asked = None
     if vector is not None:
         near = search.similarities(vector, games=[game], books=books, kinds=kinds)
-        # With questions, a passage is as close as its nearest window or its nearest question.
-        scores = np.maximum(near.text, near.asked - pipeline.asked_margin) if pipeline.asked else near.text
-        closeness = float(scores.max()) if len(scores) else 0.0
+        # Nearness ranks by a passage's nearest window and nearest question together (a passage
+        # near the question both ways is likelier the answer than one near it one way); whether
+        # any passage is near enough to answer goes by either (the question less the margin).
+        share = pipeline.asked_share if pipeline.asked else 0.0
+        scores = near.blended(share)
+        nearest = np.maximum(near.text, near.asked - pipeline.asked_margin) if pipeline.asked else near.text
+        closeness = float(nearest.max()) if len(nearest) else 0.0
         asked = float(near.asked.max()) if pipeline.asked and len(near.asked) else closeness
         cosines = near.ranked(scores, search.RERANK_DEPTH)
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
@@ -625,11 +637,7 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
     cards = named_cards(question)
     result = search_passages(question, game=game, books=books, limit=limit, cards=cards)
     hits, prepared = result.hits, result.question
-    did_you_mean = None
-    if result.corrections:
-        did_you_mean = question
-        for wrong, right in result.corrections.items():
-            did_you_mean = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, did_you_mean)
+    did_you_mean = _corrected(question, result.corrections) if result.corrections else None
     found = confident(result)
     # Not the vectors nor the book's whole source text: an answer shows neither.
     shown = Passage.objects.select_related("book").defer("embedding", "question_embedding", "book__source")
