@@ -124,6 +124,7 @@ class Question:
     language: str = "en"  # the question's language; its book's passages rank first
     books: frozenset[str] = frozenset()  # books the question names ("in wrath ...")
     glosses: tuple[str, ...] = ()  # the book's words for players' words, blended into its embedding
+    newest: tuple[str, ...] = ()  # the newest edition's words for older ones, blended in to rank
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pacg_site.api import DomainError
 from . import search, wordodds
 from .concepts import concept_table
 from .embeddings import encoder
-from .models import Passage, Rulebook
+from .models import EDITIONS, Passage, Rulebook
 from .wordodds import WordOdds
 
 CONFLICTS_FILE = Path(__file__).resolve().parent / "conflicts.yaml"
@@ -151,6 +151,7 @@ class Pipeline:
     expansion: bool = True  # add the concepts' words in the other editions and languages
     phrasings: bool = True  # players' words for a concept (rules/phrasings.yaml) count as mentions
     gloss: bool = True  # and their concepts' book words are embedded with the question
+    newest_words: bool = True  # an older edition's word ranks with the newest edition's beside it
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
     dense_weight: float = 0.65  # share of the embedding similarity in the fused score
@@ -198,6 +199,10 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     # Players' words ("slip past") get the book's word ("evade") beside them for the embedding too.
     in_book_words = {m.concept for m in concepts.mentions(corrected, game)}
     glosses = [concepts.concepts[c].words[0] for c in mentioned if c not in in_book_words]
+    question_language = language_of(question)
+    newest = (
+        _newest_words(corrected, game, question_language) if pipeline.newest_words and not books_named(question) else []
+    )
     expansion = (
         " ".join(word for concept in mentioned for word in concepts.concepts[concept].words)
         if pipeline.expansion
@@ -216,7 +221,6 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     terms = [" ".join(plain[i : i + n]) for n in (1, 2, 3) for i in range(len(plain) - n + 1)] if pipeline.terms else []
     if pipeline.terms and pipeline.expansion:
         terms += [" ".join(search.plain_words(w)) for concept in mentioned for w in concepts.concepts[concept].words]
-    question_language = language_of(question)
     return (
         search.Question(
             words=words,
@@ -226,9 +230,31 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
             language=question_language,
             books=frozenset(books_named(question)),
             glosses=tuple(glosses) if pipeline.gloss else (),
+            newest=tuple(word for word in newest if word not in glosses),
         ),
         corrections,
     )
+
+
+def _newest_words(question: str, game: str | None, language: str) -> list[str]:
+    """The newest edition's word for each concept the question says in an older edition's words
+    ("blessings deck": "hourglass"). A player who names no edition most likely plays the newest
+    (as `_rerank` assumes) with the words of the one before. English only: the Spanish book is
+    the newest in Spanish."""
+    if language != "en":
+        return []
+    table = concept_table()
+    newest_books = _per_index("newest_books", _newest_books).get(language, {})
+    editions = {EDITIONS.get(ruleset, ruleset) for ruleset in newest_books.values()}
+    folded = fold(question)
+    words = []
+    for mention in table.mentions(question, game):
+        said = folded[mention.start : mention.end]
+        for edition in editions:
+            newest = table.concepts[mention.concept].terms.get(edition, ())
+            if newest and not any(said in (w, f"{w}s", f"{w}es") for w in map(fold, newest)):
+                words.append(newest[0])
+    return list(dict.fromkeys(words))
 
 
 _SPANISH = {
@@ -434,15 +460,17 @@ def _found(
     closeness = asked = None
     if vector is not None:
         near = search.similarities(vector, games=[game], books=books, kinds=kinds)
-        # Nearness ranks by a passage's nearest window and nearest question together (a passage
-        # near the question both ways is likelier the answer than one near it one way); whether
-        # any passage is near enough to answer goes by either (the question less the margin).
-        share = pipeline.asked_share if pipeline.asked else 0.0
-        scores = near.blended(share)
+        # Whether any passage is near enough to answer, and how near the game is, go by the
+        # question's own words and by a passage's nearest window or question (less the margin).
         nearest = np.maximum(near.text, near.asked - pipeline.asked_margin) if pipeline.asked else near.text
         closeness = float(nearest.max()) if len(nearest) else 0.0
         asked = float(near.asked.max()) if pipeline.asked and len(near.asked) else closeness
-        cosines = near.ranked(scores, search.RERANK_DEPTH)
+        if prepared.newest:  # the ranking reads the newest edition's words too
+            newest = question_vector(query, prepared.glosses + prepared.newest, encoded)
+            near = search.similarities(newest, games=[game], books=books, kinds=kinds)
+        # The ranking goes by a passage's nearest window and nearest question together: a passage
+        # near the question both ways is likelier the answer than one near it one way only.
+        cosines = near.ranked(near.blended(pipeline.asked_share if pipeline.asked else 0.0), search.RERANK_DEPTH)
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
     return Found(hits, prepared, game, corrections, closeness, asked)
 
@@ -463,10 +491,12 @@ def question_vector(question: str, glosses: tuple[str, ...], encoded: dict[str, 
 
 @cache
 def gloss_vectors() -> dict[str, tuple[np.ndarray, int]]:
-    """Each concept's book word (a gloss) embedded as a question, with its token count."""
+    """Each concept's book words (glosses: its first word in each edition and language) embedded
+    as questions, with their token counts."""
     from .services import cached_encode
 
-    words = list(dict.fromkeys(concept.words[0] for concept in concept_table().concepts.values()))
+    concepts = concept_table().concepts.values()
+    words = list(dict.fromkeys(words[0] for concept in concepts for words in concept.terms.values() if words))
     vectors = cached_encode(words, query=True)
     return {word: (vector, encoder().tokens(word)) for word, vector in zip(words, vectors, strict=True)}
 
@@ -585,21 +615,23 @@ def _rerank(
 
 def _newest(language: str) -> frozenset[str]:
     """The books of each game's newest ruleset ("core-2019" over "classic-2015") in a language."""
-    return _per_index("newest_books", _newest_books).get(language, frozenset())
+    return frozenset(_per_index("newest_books", _newest_books).get(language, {}))
 
 
-def _newest_books() -> dict[str, frozenset[str]]:
+def _newest_books() -> dict[str, dict[str, str]]:
+    """language -> {slug: ruleset} of the books of each game's newest ruleset in it."""
+
     def year(ruleset: str) -> int:
         found = re.search(r"(\d{4})$", ruleset)
         return int(found.group(1)) if found else 0
 
     books = list(Rulebook.objects.values_list("slug", "game", "ruleset", "language"))
-    newest: dict[str, set[str]] = {}
+    newest: dict[str, dict[str, str]] = {}
     for slug, game, ruleset, language in books:
         latest = max(year(r) for _, g, r, lang in books if g == game and lang == language)
         if year(ruleset) == latest:
-            newest.setdefault(language, set()).add(slug)
-    return {language: frozenset(slugs) for language, slugs in newest.items()}
+            newest.setdefault(language, {})[slug] = ruleset
+    return newest
 
 
 def _with_glossary_rules(hits: list[search.Hit], kinds: list[str]) -> list[search.Hit]:

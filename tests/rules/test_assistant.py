@@ -84,6 +84,8 @@ def test_hero_titles_are_an_aventuria_rule_and_only_aventuria_answers():
         # "Hero points" is PACG's, though "hero" and "points" are more often Aventuria's words.
         ("how do I spend my hero points", "pacg"),
         ("can I spend hero points to reroll", "pacg"),
+        # "Chalice" is Aventuria's word, misspelled or not.
+        ("we won a chalise, do I have to take something out of my deck for it", "aventuria"),
     ],
 )
 def test_when_no_word_settles_the_game_the_closer_game_answers(question, game):
@@ -106,6 +108,24 @@ def test_a_book_filter_narrows_the_answer():
 def test_old_words_find_the_new_rule():
     results = ask("how many blessings go in the blessings deck").results
     assert any(r["book"] == "core" and "hourglass" in r["text"].lower() for r in results)
+
+
+@pytest.mark.parametrize(
+    "question, newest_heading",
+    [
+        ("when do I advance the blessings deck", "Advance the Hour"),
+        ("can I temporarily close my location when the villain shows up", "To Close or To Guard"),
+    ],
+)
+def test_old_words_that_name_no_edition_get_the_newest_rule_first_and_the_old_one_next(question, newest_heading):
+    """A player who says "blessings deck" most likely plays the newest rules with the words of
+    the ones before; the edition whose words they are answers right after."""
+    results = ask(question).results
+    assert (results[0]["book"], results[0]["heading"]) == ("core", newest_heading), results[0]["heading"]
+    assert "wotr" in {r["book"] for r in results[:3]}
+    without = search_passages(question, pipeline=Pipeline(newest_words=False)).hits
+    assert without[0].book == "wotr"  # the old words alone find the old book first
+    assert ask(f"in wrath, {question}").results[0]["book"] == "wotr"
 
 
 def test_a_misspelled_question_gets_a_did_you_mean():
