@@ -22,6 +22,11 @@ from whoosh.writing import CLEAR
 
 WRITE_LOCK_TIMEOUT = 60.0
 _local = threading.local()
+# Data derived from one version of an index, shared by all of the process's threads: a web
+# server answers each request on a thread of its own, and deriving it again per thread took
+# the rules assistant six seconds a request. Only plain data goes in, never a reader's objects.
+_derived: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+_derived_lock = threading.Lock()
 
 
 def index_dir(name: str) -> Path:
@@ -77,22 +82,34 @@ def rebuild(name: str, schema: Schema, documents: Iterable[dict[str, Any]]) -> i
 
 @contextmanager
 def reading(name: str) -> Iterator[tuple[Searcher, dict[Any, Any]]]:
-    """A searcher reused by this thread, refreshed when the index has changed, and a cache
-    dict that lives exactly as long as that searcher (for data derived from the index)."""
-    opened: dict[str, tuple[Searcher, dict[Any, Any]]] = _local.__dict__.setdefault("searchers", {})
+    """A searcher reused by this thread (Whoosh's searchers are not to be shared), refreshed when
+    the index has changed, and a cache dict for data derived from that version of the index,
+    shared by every thread that reads it: plain data only (never a reader's objects)."""
+    opened: dict[str, Searcher] = _local.__dict__.setdefault("searchers", {})
     path = str(index_dir(name))
     if path in opened:
-        previous, cache = opened[path]
-        current = previous.refresh()  # closes what the new searcher does not reuse
-        if current is not previous:
-            cache = {}
+        current = opened[path] = opened[path].refresh()  # closes what the new searcher does not reuse
     else:
-        current, cache = whoosh_index.open_dir(path).searcher(), {}
-    opened[path] = (current, cache)
-    yield current, cache
+        current = opened[path] = whoosh_index.open_dir(path).searcher()
+    yield current, _derived_cache(path, current)
+
+
+def _derived_cache(path: str, searcher: Searcher) -> dict[Any, Any]:
+    reader = searcher.reader()
+    # The version: its generation and its segments' random ids (an index made anew in the same
+    # directory starts at generation 0 again).
+    version = (reader.generation(), *(leaf.segment().segment_id() for leaf, _ in reader.leaf_readers()))
+    with _derived_lock:
+        held = _derived.get(path)
+        if held is None or held[0] != version:  # every reading refreshes first: the newest wins
+            held = _derived[path] = (version, {})
+        return held[1]
 
 
 def forget_searchers() -> None:
-    """Close this thread's cached searchers (tests that swap index directories call this)."""
-    for cached, _ in _local.__dict__.pop("searchers", {}).values():
+    """Close this thread's cached searchers and forget all derived data (tests that swap index
+    directories call this)."""
+    for cached in _local.__dict__.pop("searchers", {}).values():
         cached.close()
+    with _derived_lock:
+        _derived.clear()

@@ -10,7 +10,7 @@ explicit boosted OR trees: the query parser's OrGroup can score single-term quer
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -19,6 +19,7 @@ import numpy as np
 from whoosh import query as wq
 from whoosh.analysis import CharsetFilter, LanguageAnalyzer, LowercaseFilter, RegexTokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.spelling import Corrector, ListCorrector
 from whoosh.support.charset import accent_map
 from wordfreq import zipf_frequency
 
@@ -315,6 +316,20 @@ def generation() -> int:
         return searcher.reader().generation()
 
 
+class WordsCorrector(Corrector):
+    """Whoosh's corrector for a field (within the edit distance, the most frequent word first) on
+    the field's words read once: plain data, which threads can share, not the reader itself."""
+
+    def __init__(self, reader: Any, field: str) -> None:
+        decode = reader.schema[field].from_bytes
+        self.frequency = {decode(word): info.weight() for word, info in reader.iter_field(field)}
+        self.words = ListCorrector(sorted(self.frequency))
+
+    def _suggestions(self, text: str, maxdist: int, prefix: int) -> Iterator[tuple[float, str]]:
+        for _, word in self.words._suggestions(text, maxdist, prefix):
+            yield -(maxdist + 0.5 / (self.frequency[word] or 1)), word
+
+
 def suggestions(words: list[str], language: str) -> dict[str, str]:
     """Corrections for words that neither the books nor the language commonly use ("slip" is a
     word, not a typo of "skip"), from the words of the books in the question's language ("slip"
@@ -324,7 +339,7 @@ def suggestions(words: list[str], language: str) -> dict[str, str]:
         reader = searcher.reader()
         key = f"corrector_{language}"
         if key not in cache:
-            cache[key] = searcher.corrector(f"plain_{language}")
+            cache[key] = WordsCorrector(reader, f"plain_{language}")
         for word in words:
             known = any((f"plain_{other}", word) in reader for other in LANGUAGES) or (
                 zipf_frequency(word, language) >= COMMON_WORD

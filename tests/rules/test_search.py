@@ -36,3 +36,21 @@ def test_the_word_ranking_is_whooshs_ranking_of_the_same_query(game):
             )
         assert [pid for pid, _ in ours] == [pid for pid, _ in whoosh], entry["question"]
         assert [score for _, score in ours] == pytest.approx([score for _, score in whoosh], abs=1e-3)
+
+
+@pytest.mark.parametrize("language", search.LANGUAGES)
+def test_the_spelling_corrector_suggests_what_whooshs_reader_corrector_does(language):
+    """Ours reads the field's words once, as plain data that threads share; Whoosh's reads
+    the index through its reader at every suggestion."""
+    typos = ["hourgalss", "localizacoin", "recovrey", "chalise", "damge", "bendicoin", "henchmna"]
+    words = sorted({w for entry in QUESTIONS for w in search.plain_words(entry["question"])} | set(typos))
+    with textindex.reading(search.NAME) as (searcher, _):
+        ours, whooshs = (
+            search.WordsCorrector(searcher.reader(), f"plain_{language}"),
+            searcher.corrector(f"plain_{language}"),
+        )
+        for word in words:
+            for distance in (1, 2):
+                options = {"limit": 1, "maxdist": distance, "prefix": 1}
+                assert ours.suggest(word, **options) == whooshs.suggest(word, **options), word
+    assert ours.suggest("hourgalss", limit=1, maxdist=2, prefix=1) == (["hourglass"] if language == "en" else [])
