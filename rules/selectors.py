@@ -37,14 +37,14 @@ CONFIDENCE = 0.85
 # Which game a question is about, when neither the player nor a book or card name says: the game
 # whose passages' questions come nearest, each unit of the log odds of the question's terms (its
 # words, a concept's words as one term) in that game's books and passage questions (rules.wordodds)
-# worth this much nearness. On a sample of 800 passage questions (300 Aventuria; each one's own
-# passage left out), nearness alone with a flat vote per concept word misroutes 119, with the
-# terms' odds instead 64; on 194 questions typed as players do (dev and a probe set), 3. Concept
+# worth this much nearness. On a sample of 800 passage questions (each one's own passage left out),
+# nearness alone with a flat vote per concept word misrouted 119, with the terms' odds 64. Of the
+# 230 dev and probe questions (a second dev set of 150, written apart) whose game nothing names,
+# 3 go to the wrong game (nearness alone: 10); any weight from 0.003 to 0.005 does as well. Concept
 # words alone misled (players say "turn" or "loot" of both games); words alone too ("hero points"
 # is PACG's, though "hero" and "points" are more often Aventuria's words).
-WORD_ODDS_WEIGHT = 0.0075
-# Nearer than this, the answer names the other game too: 29 of 194 dev and probe questions, among
-# them 2 of the 3 that go to the wrong game.
+WORD_ODDS_WEIGHT = 0.004
+# Nearer than this, the answer names the other game too: 30 of those 230, the 3 misrouted among them.
 GAME_DOUBT = 0.03
 # Words of the question itself, not of its subject.
 QUESTION_WORDS = {
