@@ -254,10 +254,22 @@ def similarities(
     vector: np.ndarray, *, games: Iterable[str] = (), books: Iterable[str] = (), kinds: Iterable[str] = ()
 ) -> Closeness:
     """Every passage in scope with the cosine similarity of its embeddings to the question's."""
+    games = sorted(games)
     with textindex.reading(NAME) as (_, cache):
         if "vectors" not in cache:
             cache["vectors"] = _load_vectors()
-        pids, meta, windows, questions = cache["vectors"]
+        if ("vectors", *games) not in cache:
+            # A question is compared with its game's passages alone: most of an answer's time
+            # after encoding the question goes in these products, and each game is asked apart.
+            pids, meta, windows, questions = cache["vectors"]
+            keep = np.isin(meta[0], games) if games else np.ones(len(pids), dtype=bool)
+            cache["vectors", *games] = (
+                pids[keep],
+                tuple(c[keep] for c in meta),
+                windows.only(keep),
+                questions.only(keep),
+            )
+        pids, meta, windows, questions = cache["vectors", *games]
     wanted = np.ones(len(pids), dtype=bool)
     for column, allowed in zip(meta, (games, books, kinds), strict=True):
         if allowed := list(allowed):
@@ -287,6 +299,14 @@ class Vectors:
         matrix = np.frombuffer(b"".join(blob or b"" for blob in blobs), dtype=np.float32).reshape(-1, DIMENSIONS)
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         return cls(matrix, counts > 0, offsets[counts > 0])
+
+    def only(self, keep: np.ndarray) -> Vectors:
+        """The vectors of the passages `keep` marks, in the same order."""
+        counts = np.zeros(len(self.has), dtype=np.int64)
+        counts[self.has] = np.diff(np.append(self.starts, len(self.matrix)))
+        kept = counts[keep]
+        offsets = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
+        return Vectors(self.matrix[np.repeat(keep, counts)], kept > 0, offsets[kept > 0])
 
     def nearest(self, vector: np.ndarray) -> np.ndarray:
         """Each passage's best cosine, -1 for a passage without vectors."""

@@ -54,3 +54,38 @@ def test_the_spelling_corrector_suggests_what_whooshs_reader_corrector_does(lang
                 options = {"limit": 1, "maxdist": distance, "prefix": 1}
                 assert ours.suggest(word, **options) == whooshs.suggest(word, **options), word
     assert ours.suggest("hourgalss", limit=1, maxdist=2, prefix=1) == (["hourglass"] if language == "en" else [])
+
+
+@pytest.mark.parametrize(
+    "scope",
+    [
+        {},
+        {"games": ["pacg"]},
+        {"games": ["aventuria"]},
+        {"games": ["pacg"], "books": ["wotr"]},
+        {"kinds": ["glossary"]},
+    ],
+)
+def test_a_game_s_similarities_are_those_of_all_passages_in_its_scope(scope):
+    """Each game's passages are compared apart (a game's own rows of the matrix): every passage in
+    scope, and only those, with its nearest window's and nearest question's cosine."""
+    import numpy as np
+
+    from rules.models import Passage
+
+    vector = np.random.default_rng(7).normal(size=search.DIMENSIONS).astype(np.float32)
+    vector /= np.linalg.norm(vector)
+    near = search.similarities(vector, **scope)
+    passages = Passage.objects.exclude(embedding=None)
+    for key, field in (("games", "book__game__in"), ("books", "book__slug__in"), ("kinds", "kind__in")):
+        if key in scope:
+            passages = passages.filter(**{field: scope[key]})
+    expected = {}
+    for pk, windows, questions in passages.values_list("pk", "embedding", "question_embedding"):
+        rows = [
+            np.frombuffer(bytes(blob), dtype=np.float32).reshape(-1, search.DIMENSIONS) for blob in (windows, questions)
+        ]
+        expected[pk] = [float((matrix @ vector).max()) for matrix in rows]
+    assert sorted(near.pids.tolist()) == sorted(expected)
+    found = {pid: [text, asked] for pid, text, asked in zip(near.pids.tolist(), near.text, near.asked, strict=True)}
+    assert all(found[pid] == pytest.approx(expected[pid], abs=1e-5) for pid in expected)
