@@ -2,7 +2,9 @@
 MRR@10 per book and overall, on the dev and held-out halves, for the full pipeline and for
 each piece switched off (to keep only what helps).
 
-    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both] [--ablations]
+    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe] [--ablations]
+
+`probe` is a second development set (tests/rules/eval/probe.yaml), tuned on as dev is.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, report, setup_django  # noqa: E402
 
 QUESTIONS = ROOT / "tests" / "rules" / "eval" / "questions.yaml"
+PROBE = ROOT / "tests" / "rules" / "eval" / "probe.yaml"
 
 
 def normal(text: str) -> str:
@@ -76,7 +79,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=["dev", "heldout", "both"], default="both")
+    parser.add_argument("--split", choices=["dev", "heldout", "both", "probe"], default="both")
     parser.add_argument("--ablations", action="store_true", help="also measure the pipeline without each piece")
     parser.add_argument("--misses", action="store_true", help="list the questions answered below rank 5")
     args = parser.parse_args()
@@ -90,7 +93,7 @@ def main() -> None:
     import_bundled_cards()  # as on the site: a card a question names can settle its game
     import_bundled_rulebooks()
     rebuild_rules_index()
-    questions = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
+    questions = [*yaml.safe_load(QUESTIONS.read_text(encoding="utf-8")), *yaml.safe_load(PROBE.read_text(encoding="utf-8"))]
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
     pipelines = {"full": FULL}
     if args.ablations:
@@ -131,7 +134,7 @@ def main() -> None:
             "without_following_glossary_links": Pipeline(follow_glossary=False),
             "flat_boosts": Pipeline(boosts=flat),
         }
-    figures: dict = {"benchmark": "rules_quality", "questions": len(questions)}  # type: ignore[type-arg]
+    figures: dict = {"benchmark": "rules_quality", "questions": len([q for q in questions if q["split"] in splits])}  # type: ignore[type-arg]
     for split in splits:
         subset = [q for q in questions if q["split"] == split]
         for name, pipeline in pipelines.items():
