@@ -93,7 +93,10 @@ def main() -> None:
     import_bundled_cards()  # as on the site: a card a question names can settle its game
     import_bundled_rulebooks()
     rebuild_rules_index()
-    questions = [*yaml.safe_load(QUESTIONS.read_text(encoding="utf-8")), *yaml.safe_load(PROBE.read_text(encoding="utf-8"))]
+    questions = [
+        *yaml.safe_load(QUESTIONS.read_text(encoding="utf-8")),
+        *yaml.safe_load(PROBE.read_text(encoding="utf-8")),
+    ]
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
     pipelines = {"full": FULL}
     if args.ablations:

@@ -711,18 +711,24 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 def highlight(text: str, question: search.Question, language: str, sentences: int = 2) -> str:
     """The passage's sentences that share most with the question, as HTML with <mark>."""
     wanted = set(question.words.get(language, []))
-    scored = []
-    for match in _SENTENCE.finditer(text):
-        sentence = match.group().strip()
-        if not sentence:
-            continue
-        stems = {search.stem(word, language) for word in _TOKEN.findall(sentence)}
-        scored.append((len(stems & wanted), match.start(), sentence))
+    scored = [(len(stems & wanted), start, sentence) for start, sentence, stems in _sentences(text, language)]
     best = sorted(scored, key=lambda item: (-item[0], item[1]))[:sentences]
     chosen = [sentence for _, _, sentence in sorted(best, key=lambda item: item[1]) if best and _ > 0] or [
         scored[0][2] if scored else text[:200]
     ]
     return " … ".join(_mark(sentence, wanted, language) for sentence in chosen)
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str, language: str) -> tuple[tuple[int, str, frozenset[str | None]], ...]:
+    """A passage's sentences, where each starts and its words' stems: the same passages answer
+    many questions, and stemming every word of five passages took a twentieth of an answer."""
+    found = ((match.start(), match.group().strip()) for match in _SENTENCE.finditer(text))
+    return tuple(
+        (start, sentence, frozenset(search.stem(word, language) for word in _TOKEN.findall(sentence)))
+        for start, sentence in found
+        if sentence
+    )
 
 
 def _mark(sentence: str, wanted: set[str], language: str) -> str:

@@ -71,7 +71,8 @@ def split_passages(slug: str) -> list[str]:
 
 def test_the_passages_questions_do_not_copy_the_evaluation_questions():
     """The questions files were written from the passages; any that shares half its words with an
-    evaluation question (or one of the second dev set) is left out, or the benchmark would measure the copy, not the assistant."""
+    evaluation question (or one of the second dev set) is left out, or the benchmark would measure
+    the copy, not the assistant."""
 
     def words(text: str) -> set[str]:
         return set(re.findall(r"\w+", text.lower()))
