@@ -38,6 +38,7 @@ class Mention:
     concept: str
     start: int
     end: int
+    word: str  # the table's word that was said (folded; "henchmen" says "henchman")
 
 
 class ConceptTable:
@@ -69,7 +70,7 @@ class ConceptTable:
         found = []
         for match in pattern.finditer(fold(text)):
             for concept in owners[match.group(1)]:
-                found.append(Mention(concept, match.start(), match.end()))
+                found.append(Mention(concept, match.start(), match.end(), match.group(1)))
         return found
 
     def vocabulary(self, game: str) -> frozenset[str]:

@@ -19,7 +19,7 @@ import numpy as np
 from whoosh import query as wq
 from whoosh.analysis import CharsetFilter, LanguageAnalyzer, LowercaseFilter, RegexTokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
-from whoosh.spelling import Corrector, ListCorrector
+from whoosh.spelling import ListCorrector
 from whoosh.support.charset import accent_map
 from wordfreq import zipf_frequency
 
@@ -271,7 +271,7 @@ def similarities(
             )
         pids, meta, windows, questions = cache["vectors", *games]
     wanted = np.ones(len(pids), dtype=bool)
-    for column, allowed in zip(meta, (games, books, kinds), strict=True):
+    for column, allowed in zip(meta[1:], (books, kinds), strict=True):  # the game's rows already
         if allowed := list(allowed):
             wanted &= np.isin(column, allowed)
     # Each passage has several vectors; its similarity is the nearest one's.
@@ -336,17 +336,17 @@ def generation() -> int:
         return searcher.reader().generation()
 
 
-class WordsCorrector(Corrector):
+class WordsCorrector(ListCorrector):
     """Whoosh's corrector for a field (within the edit distance, the most frequent word first) on
     the field's words read once: plain data, which threads can share, not the reader itself."""
 
     def __init__(self, reader: Any, field: str) -> None:
         decode = reader.schema[field].from_bytes
         self.frequency = {decode(word): info.weight() for word, info in reader.iter_field(field)}
-        self.words = ListCorrector(sorted(self.frequency))
+        super().__init__(sorted(self.frequency))
 
     def _suggestions(self, text: str, maxdist: int, prefix: int) -> Iterator[tuple[float, str]]:
-        for _, word in self.words._suggestions(text, maxdist, prefix):
+        for _, word in super()._suggestions(text, maxdist, prefix):
             yield -(maxdist + 0.5 / (self.frequency[word] or 1)), word
 
 

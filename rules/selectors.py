@@ -21,7 +21,7 @@ from pacg_site import textindex
 from pacg_site.api import DomainError
 
 from . import search, wordodds
-from .concepts import concept_table
+from .concepts import Mention, concept_table
 from .embeddings import encoder
 from .models import EDITIONS, Passage, Rulebook
 from .wordodds import WordOdds
@@ -197,12 +197,11 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     said = [m for text in (question, corrected) for m in concepts.mentions(text, game, phrasings=pipeline.phrasings)]
     mentioned = list(dict.fromkeys(m.concept for m in said))
     # Players' words ("slip past") get the book's word ("evade") beside them for the embedding too.
-    in_book_words = {m.concept for m in concepts.mentions(corrected, game)}
+    in_book = concepts.mentions(corrected, game)
+    in_book_words = {m.concept for m in in_book}
     glosses = [concepts.concepts[c].words[0] for c in mentioned if c not in in_book_words]
     question_language = language_of(question)
-    newest = (
-        _newest_words(corrected, game, question_language) if pipeline.newest_words and not books_named(question) else []
-    )
+    newest = _newest_words(in_book, question_language) if pipeline.newest_words and not books_named(question) else []
     expansion = (
         " ".join(word for concept in mentioned for word in concepts.concepts[concept].words)
         if pipeline.expansion
@@ -236,23 +235,21 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     )
 
 
-def _newest_words(question: str, game: str | None, language: str) -> list[str]:
-    """The newest edition's word for each concept the question says in an older edition's words
-    ("blessings deck": "hourglass"). A player who names no edition most likely plays the newest
-    (as `_rerank` assumes) with the words of the one before. English only: the Spanish book is
-    the newest in Spanish."""
+def _newest_words(mentions: list[Mention], language: str) -> list[str]:
+    """The newest edition's word for each concept the question says (`mentions`, in the books'
+    words) in an older edition's words ("blessings deck": "hourglass"). A player who names no
+    edition most likely plays the newest (as `_rerank` assumes) with the words of the one before.
+    English only: the Spanish book is the newest in Spanish."""
     if language != "en":
         return []
     table = concept_table()
     newest_books = _per_index("newest_books", _newest_books).get(language, {})
     editions = {EDITIONS.get(ruleset, ruleset) for ruleset in newest_books.values()}
-    folded = fold(question)
     words = []
-    for mention in table.mentions(question, game):
-        said = folded[mention.start : mention.end]
+    for mention in mentions:
         for edition in editions:
             newest = table.concepts[mention.concept].terms.get(edition, ())
-            if newest and not any(said in (w, f"{w}s", f"{w}es") for w in map(fold, newest)):
+            if newest and mention.word not in map(fold, newest):
                 words.append(newest[0])
     return list(dict.fromkeys(words))
 
