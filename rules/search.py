@@ -56,7 +56,7 @@ SCHEMA = Schema(
 BOOSTS = {
     "heading": 1.0,
     "body": 1.0,
-    "asked": 2.0,  # the questions a passage answers
+    "asked": 3.0,  # the questions a passage answers (dev and probe: 2 to 5 within a question or two, 3 best)
     "concepts": 1.5,
     "term": 3.0,
     "expansion": 0.5,
