@@ -692,6 +692,7 @@ def passage_result(passage: Passage, question: search.Question, score: float) ->
         "book": passage.book.slug,
         "book_title": passage.book.title,
         "heading": passage.heading,
+        "part": passage.part,
         "path": passage.path,
         "kind": passage.kind,
         "text": passage.text,
@@ -795,7 +796,9 @@ def _resolve_conflicts() -> list[dict[str, Any]]:
     for conflict in _conflicts_raw():
         sides = []
         for side in conflict["sides"]:
-            passages = [passage_containing(ref["book"], ref["phrase"]) for ref in side.get("passages", [])]
+            found = [passage_containing(ref["book"], ref["phrase"]) for ref in side.get("passages", [])]
+            # Two of a side's phrases can lie in one passage: cite it once.
+            passages = list({p.pk: p for p in found if p is not None}.values())
             sides.append(
                 {
                     "rulesets": side.get("rulesets", []),
@@ -806,11 +809,11 @@ def _resolve_conflicts() -> list[dict[str, Any]]:
                             "id": p.pk,
                             "book": p.book.slug,
                             "heading": p.heading,
+                            "part": p.part,  # a long section's parts share its heading
                             "text": p.text,
                             "url": p.get_absolute_url(),
                         }
                         for p in passages
-                        if p is not None
                     ],
                 }
             )

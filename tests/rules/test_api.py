@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -63,6 +64,15 @@ def test_books_passages_and_conflicts(api):
 def test_ask_page_is_a_shareable_get_url(client):
     page = client.get(reverse("rules:ask"), {"q": "how do hero titles work"}).content.decode()
     assert "Hero Title" in page and "<mark>" in page
+
+
+def test_the_parts_of_one_section_are_told_apart_where_an_answer_cites_them(client):
+    """Long sections are cut in parts that share a heading ("Encountering a Card"): the edition
+    panel names the part it cites, and cites a passage once even where two of its phrases lie in it."""
+    page = client.get(reverse("rules:ask"), {"q": "can I play armor to reduce fire damage"}).content.decode()
+    cited = re.findall(r"<blockquote><a [^>]*>([^<]*)</a></blockquote>", page)
+    assert any("(part " in label for label in cited), cited
+    assert len(cited) == len(set(cited)), cited
 
 
 def test_a_question_either_game_could_mean_links_to_the_other_games_answer(client, api):
