@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import yaml
+from django.db.models import QuerySet
 from wordfreq import zipf_frequency
 
 from cards.dataformat.text import fold
@@ -668,9 +669,7 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
     hits, prepared = result.hits, result.question
     did_you_mean = _corrected(question, result.corrections) if result.corrections else None
     found = confident(result)
-    # Not the vectors nor the book's whole source text: an answer shows neither.
-    shown = Passage.objects.select_related("book").defer("embedding", "question_embedding", "book__source")
-    passages = shown.in_bulk([hit.pid for hit in hits]) if found else {}
+    passages = _shown().in_bulk([hit.pid for hit in hits]) if found else {}
     results = [passage_result(passages[hit.pid], prepared, hit.score) for hit in hits if hit.pid in passages]
     return Answer(
         question=question,
@@ -778,12 +777,10 @@ def _conflicts_raw(path: Path = CONFLICTS_FILE) -> list[dict[str, Any]]:
     return yaml.safe_load(path.read_text(encoding="utf-8")) or []
 
 
-def passage_containing(book: str, phrase: str) -> Passage | None:
-    normal = " ".join(phrase.split())
-    for passage in Passage.objects.filter(book__slug=book, text__contains=normal.split(" ")[0]).select_related("book"):
-        if normal in " ".join(passage.text.split()):
-            return passage
-    return None
+def _shown() -> QuerySet[Passage]:
+    """Passages with their books as an answer shows them: not their vectors nor the book's whole
+    source text (megabytes, read for nothing)."""
+    return Passage.objects.select_related("book").defer("embedding", "question_embedding", "book__source")
 
 
 def conflicts() -> list[dict[str, Any]]:
@@ -792,33 +789,45 @@ def conflicts() -> list[dict[str, Any]]:
 
 
 def _resolve_conflicts() -> list[dict[str, Any]]:
-    resolved = []
-    for conflict in _conflicts_raw():
-        sides = []
-        for side in conflict["sides"]:
-            found = [passage_containing(ref["book"], ref["phrase"]) for ref in side.get("passages", [])]
-            # Two of a side's phrases can lie in one passage: cite it once.
-            passages = list({p.pk: p for p in found if p is not None}.values())
-            sides.append(
+    # Each side names its passages by a phrase they contain: every book's text is read once.
+    texts: dict[str, list[tuple[int, str]]] = {}
+    for pk, book, text in Passage.objects.values_list("pk", "book__slug", "text"):
+        texts.setdefault(book, []).append((pk, " ".join(text.split())))
+
+    def containing(ref: dict[str, str]) -> int | None:
+        phrase = " ".join(ref["phrase"].split())
+        return next((pk for pk, text in texts.get(ref["book"], []) if phrase in text), None)
+
+    cited = [[[containing(ref) for ref in side.get("passages", [])] for side in c["sides"]] for c in _conflicts_raw()]
+    passages = _shown().in_bulk({pk for sides in cited for pks in sides for pk in pks if pk is not None})
+    return [
+        {
+            "id": conflict["id"],
+            "topic": conflict["topic"],
+            "sides": [
                 {
                     "rulesets": side.get("rulesets", []),
                     "books": side.get("books", []),
                     "summary": side["summary"],
-                    "passages": [
-                        {
-                            "id": p.pk,
-                            "book": p.book.slug,
-                            "heading": p.heading,
-                            "part": p.part,  # a long section's parts share its heading
-                            "text": p.text,
-                            "url": p.get_absolute_url(),
-                        }
-                        for p in passages
-                    ],
+                    # Two of a side's phrases can lie in one passage: it is cited once.
+                    "passages": [_cited(passages[pk]) for pk in dict.fromkeys(pks) if pk is not None],
                 }
-            )
-        resolved.append({"id": conflict["id"], "topic": conflict["topic"], "sides": sides})
-    return resolved
+                for side, pks in zip(conflict["sides"], sides, strict=True)
+            ],
+        }
+        for conflict, sides in zip(_conflicts_raw(), cited, strict=True)
+    ]
+
+
+def _cited(passage: Passage) -> dict[str, Any]:
+    return {
+        "id": passage.pk,
+        "book": passage.book.slug,
+        "heading": passage.heading,
+        "part": passage.part,  # a long section's parts share its heading
+        "text": passage.text,
+        "url": passage.get_absolute_url(),
+    }
 
 
 def conflicts_for(pids: set[int]) -> list[dict[str, Any]]:
