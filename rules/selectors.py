@@ -201,8 +201,8 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     in_book = concepts.mentions(corrected, game)
     in_book_words = {m.concept for m in in_book}
     glosses = [concepts.concepts[c].words[0] for c in mentioned if c not in in_book_words]
-    question_language = language_of(question)
-    newest = _newest_words(in_book, question_language) if pipeline.newest_words and not books_named(question) else []
+    question_language, named = language_of(question), books_named(question)
+    newest = _newest_words(in_book, question_language) if pipeline.newest_words and not named else []
     expansion = (
         " ".join(word for concept in mentioned for word in concepts.concepts[concept].words)
         if pipeline.expansion
@@ -228,7 +228,7 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
             terms=terms,
             expanded=expanded,
             language=question_language,
-            books=frozenset(books_named(question)),
+            books=frozenset(named),
             glosses=tuple(glosses) if pipeline.gloss else (),
             newest=tuple(word for word in newest if word not in glosses),
         ),
@@ -687,17 +687,24 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
 
 def passage_result(passage: Passage, question: search.Question, score: float) -> dict[str, Any]:
     return {
-        "id": passage.pk,
-        "book": passage.book.slug,
+        **_cited(passage),
         "book_title": passage.book.title,
-        "heading": passage.heading,
-        "part": passage.part,
         "path": passage.path,
         "kind": passage.kind,
-        "text": passage.text,
         "highlight": highlight(passage.text, question, passage.book.language),
-        "url": passage.get_absolute_url(),
         "score": score,
+    }
+
+
+def _cited(passage: Passage) -> dict[str, Any]:
+    """A passage as an answer or the edition panel cites it."""
+    return {
+        "id": passage.pk,
+        "book": passage.book.slug,
+        "heading": passage.heading,
+        "part": passage.part,  # a long section's parts share its heading
+        "text": passage.text,
+        "url": passage.get_absolute_url(),
     }
 
 
@@ -798,7 +805,8 @@ def _resolve_conflicts() -> list[dict[str, Any]]:
         phrase = " ".join(ref["phrase"].split())
         return next((pk for pk, text in texts.get(ref["book"], []) if phrase in text), None)
 
-    cited = [[[containing(ref) for ref in side.get("passages", [])] for side in c["sides"]] for c in _conflicts_raw()]
+    raw = _conflicts_raw()
+    cited = [[[containing(ref) for ref in side.get("passages", [])] for side in c["sides"]] for c in raw]
     passages = _shown().in_bulk({pk for sides in cited for pks in sides for pk in pks if pk is not None})
     return [
         {
@@ -815,19 +823,8 @@ def _resolve_conflicts() -> list[dict[str, Any]]:
                 for side, pks in zip(conflict["sides"], sides, strict=True)
             ],
         }
-        for conflict, sides in zip(_conflicts_raw(), cited, strict=True)
+        for conflict, sides in zip(raw, cited, strict=True)
     ]
-
-
-def _cited(passage: Passage) -> dict[str, Any]:
-    return {
-        "id": passage.pk,
-        "book": passage.book.slug,
-        "heading": passage.heading,
-        "part": passage.part,  # a long section's parts share its heading
-        "text": passage.text,
-        "url": passage.get_absolute_url(),
-    }
 
 
 def conflicts_for(pids: set[int]) -> list[dict[str, Any]]:
