@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from cards.dataformat.text import fold
+from pacg_site import yamltext
 
 CONCEPTS_FILE = Path(__file__).resolve().parent / "concepts.yaml"
 PHRASINGS_FILE = Path(__file__).resolve().parent / "phrasings.yaml"
@@ -87,8 +86,8 @@ class ConceptTable:
 
 @cache
 def concept_table(path: Path = CONCEPTS_FILE, phrasings: Path = PHRASINGS_FILE) -> ConceptTable:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-    said = yaml.safe_load(phrasings.read_text(encoding="utf-8")) or {}
+    raw = yamltext.load(path.read_text(encoding="utf-8")) or []
+    said = yamltext.load(phrasings.read_text(encoding="utf-8")) or {}
     concepts = [
         Concept(
             id=entry["id"],

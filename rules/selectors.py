@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from django.db.models import QuerySet
 from wordfreq import zipf_frequency
 
 from cards.dataformat.text import fold
 from cards.models import Card
 from cards.selectors import cards_named_in
-from pacg_site import textindex
+from pacg_site import textindex, yamltext
 from pacg_site.api import DomainError
 
 from . import search, wordodds
@@ -781,7 +780,7 @@ def glossary_for(question: search.Question, game: str, books: list[str]) -> list
 
 @cache
 def _conflicts_raw(path: Path = CONFLICTS_FILE) -> list[dict[str, Any]]:
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    return yamltext.load(path.read_text(encoding="utf-8")) or []
 
 
 def _shown() -> QuerySet[Passage]:

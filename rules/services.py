@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 
 from cards.dataformat.schema import slugify
+from pacg_site import yamltext
 from pacg_site.api import DomainError
 
 from .concepts import concept_table
@@ -44,7 +45,7 @@ class RulebookImport:
 
 def read_manifest(path: Path = MANIFEST) -> list[dict[str, Any]]:
     try:
-        entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+        entries = yamltext.load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as error:
         raise RulebookImportError(f"{path}: cannot read the manifest: {error}") from error
     if not isinstance(entries, list):
@@ -70,7 +71,7 @@ def read_questions(entry: dict[str, Any], base: Path) -> QuestionFile | None:
         return None
     path = base / entry["questions"]
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"))
+        root = yamltext.compose(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise RulebookImportError(f"{path}: cannot read the questions: {error}") from error
     if not isinstance(root, yaml.MappingNode):

@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from pacg_site import yamltext
+
 from .schema import FORMAT, RECORD_FIELDS, normalize_card, normalize_set, serialize_card, serialize_set
 
 
@@ -51,7 +53,7 @@ class Located(dict):
     lines: dict[Any, int]
 
 
-class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class _LineLoader(yamltext.SafeLoader):  # type: ignore[misc,valid-type]
     """libyaml's parser when available (several times faster), our constructor for lines."""
 
 
@@ -77,9 +79,6 @@ def _line(record: Any, key: str | None = None) -> int | None:
     return None
 
 
-_FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def read_document(path: Path, *, with_lines: bool = False) -> tuple[Any, list[DataError]]:
     """Parse YAML or JSON. Remembering lines costs a third of the time, so it is done only
     when a file turned out to have errors to report."""
@@ -93,7 +92,7 @@ def read_document(path: Path, *, with_lines: bool = False) -> tuple[Any, list[Da
         except json.JSONDecodeError:
             pass  # the YAML reader below reports it with its line
     try:
-        return yaml.load(raw, Loader=_LineLoader if with_lines else _FastLoader), []  # noqa: S506 - safe loaders
+        return (yaml.load(raw, Loader=_LineLoader) if with_lines else yamltext.load(raw)), []  # noqa: S506 - safe loader
     except yaml.YAMLError as error:
         if path.suffix == ".json":
             try:
