@@ -5,3 +5,9 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pacg_site.settings")
 
 application = get_wsgi_application()
+
+# Each serving process loads what the rules assistant's first answer needs as it starts, not when
+# a player asks (rules.warmup). Imported only now: the apps are ready.
+from rules.warmup import warm_up_in_background  # noqa: E402
+
+warm_up_in_background()

@@ -1,0 +1,28 @@
+"""A serving process warms the rules assistant up as it starts (rules.warmup, pacg_site.wsgi)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pacg_site import textindex
+from rules import search
+from rules.selectors import ask
+from rules.warmup import warm_up
+
+pytestmark = pytest.mark.django_db
+
+
+def derived_from_the_index() -> set[object]:
+    """What answers have derived from the index so far (a question's own words aside: each new
+    word's scores are read as it is first asked)."""
+    with textindex.reading(search.NAME) as (_, cache):
+        return {key for key in cache if not (isinstance(key, tuple) and key[0] == "scores")}
+
+
+def test_after_the_warm_up_a_first_question_loads_nothing_more():
+    textindex.forget_searchers()  # as in a new process: nothing derived from the index yet
+    warm_up()
+    warmed = derived_from_the_index()
+    for question in ("can I play armor to reduce fire damage", "¿qué es una perdición?", "how do hero titles work"):
+        assert ask(question).found
+        assert derived_from_the_index() == warmed, question
