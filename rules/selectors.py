@@ -388,7 +388,7 @@ def validate(question: str) -> str:
 def check_filters(game: str | None, books: list[str], kinds: list[str]) -> None:
     if game and game not in {"pacg", "aventuria"}:
         raise InvalidQuestion(f"game must be pacg or aventuria, not {game!r}", details={"game": game})
-    known = set(Rulebook.objects.values_list("slug", flat=True))
+    known = set(Rulebook.objects.values_list("slug", flat=True)) if books else set()
     unknown = [book for book in books if book not in known]
     if unknown:
         raise InvalidQuestion(
