@@ -63,7 +63,7 @@ class RulesSearchAPI(APIView):
             kinds=kinds,
             limit=_limit(request, 10, 50),
         )
-        passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in found.hits])
+        passages = Passage.objects.shown().in_bulk([hit.pid for hit in found.hits])
         return Response(
             {
                 "query": request.query_params.get("q", ""),
@@ -110,7 +110,7 @@ class BookListAPI(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request) -> Response:
         """The rulebooks, with how much of each text became passages."""
-        return Response([book_summary(book) for book in Rulebook.objects.all()])
+        return Response([book_summary(book) for book in Rulebook.objects.defer("source")])
 
 
 class PassageAPI(APIView):
@@ -119,7 +119,7 @@ class PassageAPI(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, book: str, anchor: str) -> Response:
         """One passage with its heading path, concepts, cross-references and the questions it answers."""
-        passage = Passage.objects.select_related("book").filter(book__slug=book, anchor=anchor).first()
+        passage = Passage.objects.shown().filter(book__slug=book, anchor=anchor).first()
         if passage is None:
             raise NotFoundError(f"no passage {anchor!r} in book {book!r}")
         return Response(

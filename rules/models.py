@@ -42,6 +42,13 @@ class Rulebook(models.Model):
         return EDITIONS.get(self.ruleset, self.ruleset)
 
 
+class PassageQuerySet(models.QuerySet["Passage"]):
+    def shown(self) -> PassageQuerySet:
+        """With their books, as pages and answers show them: not their vectors nor the book's
+        whole source text (megabytes a row, read for nothing)."""
+        return self.select_related("book").defer("embedding", "question_embedding", "book__source")
+
+
 class Passage(models.Model):
     """One section, sidebar, step, glossary entry, reference item or example (or one part of a
     long section), quoted exactly as the book has it after noise removal."""
@@ -65,6 +72,8 @@ class Passage(models.Model):
     # passage): indexed beside its words and embedded, so that a player's wording finds the rule.
     questions = OrderedJSONField(default=list)
     question_embedding = models.BinaryField(null=True, editable=False)
+
+    objects = PassageQuerySet.as_manager()
 
     class Meta:
         ordering = ["book", "order"]

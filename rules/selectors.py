@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from django.db.models import QuerySet
 from wordfreq import zipf_frequency
 
 from cards.dataformat.text import fold
@@ -668,7 +667,7 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
     hits, prepared = result.hits, result.question
     did_you_mean = _corrected(question, result.corrections) if result.corrections else None
     found = confident(result)
-    passages = _shown().in_bulk([hit.pid for hit in hits]) if found else {}
+    passages = Passage.objects.shown().in_bulk([hit.pid for hit in hits]) if found else {}
     results = [passage_result(passages[hit.pid], prepared, hit.score) for hit in hits if hit.pid in passages]
     return Answer(
         question=question,
@@ -764,7 +763,7 @@ def _glossary_entries() -> list[dict[str, Any]]:
             "url": entry.get_absolute_url(),
             "words": " ".join(search.plain_words(entry.heading)),
         }
-        for entry in Passage.objects.filter(kind="glossary").select_related("book")
+        for entry in Passage.objects.filter(kind="glossary").shown()
     ]
 
 
@@ -781,12 +780,6 @@ def glossary_for(question: search.Question, game: str, books: list[str]) -> list
 @cache
 def _conflicts_raw(path: Path = CONFLICTS_FILE) -> list[dict[str, Any]]:
     return yamltext.load(path.read_text(encoding="utf-8")) or []
-
-
-def _shown() -> QuerySet[Passage]:
-    """Passages with their books as an answer shows them: not their vectors nor the book's whole
-    source text (megabytes, read for nothing)."""
-    return Passage.objects.select_related("book").defer("embedding", "question_embedding", "book__source")
 
 
 def conflicts() -> list[dict[str, Any]]:
@@ -806,7 +799,7 @@ def _resolve_conflicts() -> list[dict[str, Any]]:
 
     raw = _conflicts_raw()
     cited = [[[containing(ref) for ref in side.get("passages", [])] for side in c["sides"]] for c in raw]
-    passages = _shown().in_bulk({pk for sides in cited for pks in sides for pk in pks if pk is not None})
+    passages = Passage.objects.shown().in_bulk({pk for sides in cited for pks in sides for pk in pks if pk is not None})
     return [
         {
             "id": conflict["id"],

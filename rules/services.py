@@ -328,6 +328,6 @@ def rebuild_rules_index() -> int:
             concepts=passage.concepts,
             questions=passage.questions,
         )
-        for passage in Passage.objects.select_related("book").order_by("book__order", "order")
+        for passage in Passage.objects.shown().order_by("book__order", "order")
     )
     return textindex.rebuild(NAME, SCHEMA, documents(passages))

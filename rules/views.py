@@ -18,7 +18,12 @@ def ask_page(request: HttpRequest) -> HttpResponse:
     question = request.GET.get("q", "")
     game = request.GET.get("game") or None
     books = [b for b in request.GET.getlist("book") if b]
-    context: dict = {"question": question, "game": game or "", "books": Rulebook.objects.all(), "selected": books}
+    context: dict = {
+        "question": question,
+        "game": game or "",
+        "books": Rulebook.objects.defer("source"),
+        "selected": books,
+    }
     status = 200
     if question.strip():
         try:
@@ -30,8 +35,10 @@ def ask_page(request: HttpRequest) -> HttpResponse:
 
 
 def book_page(request: HttpRequest, slug: str) -> HttpResponse:
-    book = get_object_or_404(Rulebook, slug=slug)
-    return render(request, "rules/book.html", {"book": book, "passages": book.passages.all()})
+    book = get_object_or_404(Rulebook.objects.defer("source"), slug=slug)
+    return render(
+        request, "rules/book.html", {"book": book, "passages": book.passages.defer("embedding", "question_embedding")}
+    )
 
 
 def linked_text(passage: Passage) -> SafeString:
@@ -47,10 +54,10 @@ def linked_text(passage: Passage) -> SafeString:
 
 
 def passage_page(request: HttpRequest, slug: str, anchor: str) -> HttpResponse:
-    passage = Passage.objects.select_related("book").filter(book__slug=slug, anchor=anchor).first()
+    passage = Passage.objects.shown().filter(book__slug=slug, anchor=anchor).first()
     if passage is None:
         raise Http404(f"No passage {anchor} in {slug}")
-    siblings = list(passage.book.passages.filter(order__in=[passage.order - 1, passage.order + 1]))
+    siblings = list(passage.book.passages.filter(order__in=[passage.order - 1, passage.order + 1]).shown())
     return render(
         request,
         "rules/passage.html",
@@ -64,5 +71,5 @@ def passage_page(request: HttpRequest, slug: str, anchor: str) -> HttpResponse:
 
 
 def glossary_page(request: HttpRequest) -> HttpResponse:
-    entries = Passage.objects.filter(kind="glossary").select_related("book").order_by("heading", "book__order")
+    entries = Passage.objects.filter(kind="glossary").shown().order_by("heading", "book__order")
     return render(request, "rules/glossary.html", {"entries": entries})
