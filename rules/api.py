@@ -110,7 +110,7 @@ class BookListAPI(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request) -> Response:
         """The rulebooks, with how much of each text became passages."""
-        return Response([book_summary(book) for book in Rulebook.objects.defer("source")])
+        return Response([book_summary(book) for book in Rulebook.objects.all()])
 
 
 class PassageAPI(APIView):

@@ -8,6 +8,12 @@ from cards.models import OrderedJSONField
 EDITIONS = {"core-2019": "core-2019", "classic-2015": "classic", "classic-2013": "classic", "aventuria": "aventuria"}
 
 
+class RulebookManager(models.Manager["Rulebook"]):
+    def get_queryset(self) -> models.QuerySet[Rulebook]:
+        # The source text (megabytes a book) is kept, not shown: no page or answer reads it.
+        return super().get_queryset().defer("source")
+
+
 class Rulebook(models.Model):
     """A rulebook as its manifest describes it, with its source text and what the split kept."""
 
@@ -26,6 +32,8 @@ class Rulebook(models.Model):
     duplicate_chars = models.PositiveIntegerField(default=0)
     order = models.PositiveSmallIntegerField(default=0)
     imported_at = models.DateTimeField(auto_now=True)
+
+    objects = RulebookManager()
 
     class Meta:
         ordering = ["order", "slug"]

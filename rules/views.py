@@ -18,12 +18,7 @@ def ask_page(request: HttpRequest) -> HttpResponse:
     question = request.GET.get("q", "")
     game = request.GET.get("game") or None
     books = [b for b in request.GET.getlist("book") if b]
-    context: dict = {
-        "question": question,
-        "game": game or "",
-        "books": Rulebook.objects.defer("source"),
-        "selected": books,
-    }
+    context: dict = {"question": question, "game": game or "", "books": Rulebook.objects.all(), "selected": books}
     status = 200
     if question.strip():
         try:
@@ -35,10 +30,8 @@ def ask_page(request: HttpRequest) -> HttpResponse:
 
 
 def book_page(request: HttpRequest, slug: str) -> HttpResponse:
-    book = get_object_or_404(Rulebook.objects.defer("source"), slug=slug)
-    return render(
-        request, "rules/book.html", {"book": book, "passages": book.passages.defer("embedding", "question_embedding")}
-    )
+    book = get_object_or_404(Rulebook, slug=slug)
+    return render(request, "rules/book.html", {"book": book, "passages": book.passages.shown()})
 
 
 def linked_text(passage: Passage) -> SafeString:
