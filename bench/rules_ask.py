@@ -1,6 +1,7 @@
 """Speed of the rules assistant: ask latency over the question set, side by side with a naive
 baseline (a substring scan of every passage for the question's words), and the time to build
-the whole rules index for the four books.
+the whole rules index for the four books. The time to embed each question alone is reported
+too: it is most of an answer, and it depends on the machine's cores more than the rest does.
 
     .venv/bin/python bench/rules_ask.py [--rounds 5]
 """
@@ -34,6 +35,7 @@ def main() -> None:
     setup_django()
 
     from cards.services import import_bundled_cards
+    from rules.embeddings import encoder
     from rules.models import Passage
     from rules.selectors import ask
     from rules.services import import_bundled_rulebooks, rebuild_rules_index
@@ -50,11 +52,12 @@ def main() -> None:
         passages = [(pid, text.lower()) for pid, text in Passage.objects.values_list("pk", "text")]
         return naive_answer(question, passages)
 
-    service, baseline = [], []
+    service, baseline, encoding = [], [], []
     for _ in range(args.rounds):
         for question in questions:
             service.append(timed(lambda q=question: ask(q))[0])
             baseline.append(timed(lambda q=question: baseline_answer(q))[0])
+            encoding.append(timed(lambda q=question: encoder().query(q))[0])
     report(
         {
             "benchmark": "rules_ask",
@@ -62,6 +65,7 @@ def main() -> None:
             "rounds": args.rounds,
             "passages": Passage.objects.count(),
             "ask_service": summary_ms(service),
+            "of_which_embedding_the_question": summary_ms(encoding),
             "baseline_substring_scan": summary_ms(baseline),
             "index_build_seconds": {
                 "median": round(sorted(s for s, _ in builds)[1], 2),
