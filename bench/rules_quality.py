@@ -54,7 +54,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
         )
         hits = found.hits
         unanswered += not confident(found)
-        passages = Passage.objects.select_related("book").in_bulk([hit.pid for hit in hits])
+        passages = Passage.objects.shown().in_bulk([hit.pid for hit in hits])
         rank = rank_of_answer(question, hits, passages)
         books = {expected["book"] for expected in question["expected"]}
         for book in books:
