@@ -6,6 +6,7 @@ it starts, in the background, so that no player waits for that."""
 from __future__ import annotations
 
 import logging
+import os
 import threading
 
 from django.db import DatabaseError, connection
@@ -14,6 +15,7 @@ from .selectors import ask
 
 logger = logging.getLogger(__name__)
 
+FORK_WAIT_SECONDS = 60  # a warm-up stuck longer (a database not answering) no longer holds up a fork
 # Neither names a game, so both games' data is loaded; one per language, for each language's
 # spelling corrector.
 QUESTIONS = ("what happens when I encounter a card", "¿qué pasa cuando me encuentro con una carta?")
@@ -35,4 +37,9 @@ def warm_up_in_background() -> threading.Thread:
 
     thread = threading.Thread(target=run, name="rules-warm-up", daemon=True)
     thread.start()
+    # A server that loads the site before forking its workers (gunicorn --preload) must not fork
+    # mid-warm-up: a worker would inherit the locks the thread held, never released, and hang on
+    # its first question until the server killed it (30 s). It forks once warm, and its workers
+    # start warm.
+    os.register_at_fork(before=lambda: thread.join(FORK_WAIT_SECONDS))
     return thread

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from pacg_site import textindex
 from rules import search
 from rules.selectors import ask
-from rules.warmup import warm_up
+from rules.warmup import warm_up, warm_up_in_background
 
 pytestmark = pytest.mark.django_db
 
@@ -26,3 +28,15 @@ def test_after_the_warm_up_a_first_question_loads_nothing_more():
     for question in ("can I play armor to reduce fire damage", "¿qué es una perdición?", "how do hero titles work"):
         assert ask(question).found
         assert derived_from_the_index() == warmed, question
+
+
+def test_a_server_that_forks_its_workers_forks_them_once_warm():
+    """gunicorn --preload loads the site, starting the warm-up, then forks its workers at once: a
+    worker forked mid-warm-up inherited the locks the warm-up held and hung on its first question
+    until gunicorn killed it (30 s). The fork now waits for the warm-up to end."""
+    thread = warm_up_in_background()
+    child = os.fork()
+    if child == 0:  # the worker: nothing to do here
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert not thread.is_alive()
