@@ -135,6 +135,7 @@ def main() -> None:
             "without_rules_before_restatements": Pipeline(kind_weights={"glossary": SECONDARY_KINDS["glossary"]}),
             "without_newest_rules_first": Pipeline(newest_weight=1.0),
             "without_following_glossary_links": Pipeline(follow_glossary=False),
+            "one_book_may_fill_the_top_five": Pipeline(per_book=5),
             "flat_boosts": Pipeline(boosts=flat),
         }
     figures: dict = {"benchmark": "rules_quality", "questions": len([q for q in questions if q["split"] in splits])}  # type: ignore[type-arg]

@@ -42,6 +42,21 @@ def test_the_rule_ranks_before_the_lines_that_restate_it():
     assert [hit.kind for hit in ranked] == ["step", "reference", "play-example", "glossary"]
 
 
+def test_the_top_five_show_another_editions_rule_unless_the_question_names_a_book():
+    """Five close Core passages don't crowd out the Wrath rule that answers too; a player who
+    names the Core Set gets its five."""
+    far = 10**9
+    core = [Hit(far + n, "core", "step", 1.0 - n / 100) for n in range(5)]
+    wotr = Hit(far + 9, "wotr", "step", 0.9)
+
+    def books(question: str) -> list[str]:
+        prepared, _ = prepare(question, "pacg")
+        return [hit.book for hit in _rerank([*core, wotr], prepared, FULL, [])]
+
+    assert books("what die do I roll for a skill I lack") == ["core", "core", "core", "wotr", "core", "core"]
+    assert books("in the core set, what die do I roll for a skill I lack")[:5] == ["core"] * 5
+
+
 def test_where_the_villain_goes_when_the_other_locations_are_guarded():
     """ "Where does it go" is the escape rule and "every location guarded" is a cornered villain:
     the rule that says where it escapes comes first, not the one on how to guard."""
