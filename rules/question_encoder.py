@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-import onnxruntime
-from onnx import TensorProto, helper, numpy_helper
 
 QK = 32  # weights per Q4_0 block: a float16 scale and 32 4-bit values
 BLOCK_BYTES = 2 + QK // 2
@@ -148,6 +146,8 @@ class QuestionEncoder:
                 )
             )
         graph = encoder_graph((floats("emb.ln.w"), floats("emb.ln.b")), layers, self.heads, self.eps)
+        import onnxruntime  # here, not on top: every process that imports the site would pay 0.6 s, 50 MB
+
         options = onnxruntime.SessionOptions()
         # Threads that spin between questions would take the CPU from the server's other workers.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -188,7 +188,9 @@ class Layer(NamedTuple):
 def encoder_graph(embedding_norm: tuple[np.ndarray, np.ndarray], layers: list[Layer], heads: int, eps: float) -> bytes:
     """BERT's encoder as a serialized ONNX model: x, the embeddings of n tokens (float32[n,
     hidden]), to the mean of the last layer's states (float32[hidden])."""
-    weights: list[TensorProto] = []
+    from onnx import TensorProto, helper, numpy_helper
+
+    weights: list[Any] = []
     nodes: list[Any] = []
 
     def constant(array: np.ndarray) -> str:
