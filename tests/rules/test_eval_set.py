@@ -15,6 +15,7 @@ from rules.splitting import split_book
 
 QUESTIONS = yaml.safe_load((Path(__file__).parent / "eval" / "questions.yaml").read_text(encoding="utf-8"))
 PROBE = yaml.safe_load((Path(__file__).parent / "eval" / "probe.yaml").read_text(encoding="utf-8"))  # a 2nd dev set
+PROBE2 = yaml.safe_load((Path(__file__).parent / "eval" / "probe2.yaml").read_text(encoding="utf-8"))  # and a 3rd
 BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
 
 
@@ -46,13 +47,17 @@ def test_every_book_and_kind_is_covered():
     assert {"plain", "paraphrase", "old-terms", "spanish", "misspelling", "aventuria", "edition"} <= set(kinds)
 
 
-def test_the_second_dev_set_is_apart_and_of_the_same_kinds():
-    assert {q["split"] for q in PROBE} == {"probe"}
-    assert len({q["id"] for q in [*QUESTIONS, *PROBE]}) == len(QUESTIONS) + len(PROBE)
-    assert {q["kind"] for q in PROBE} <= {q["kind"] for q in QUESTIONS}
+@pytest.mark.parametrize(("questions", "split"), [(PROBE, "probe"), (PROBE2, "probe2")])
+def test_the_other_dev_sets_are_apart_and_of_the_same_kinds(questions, split):
+    assert {q["split"] for q in questions} == {split}
+    every = [*QUESTIONS, *PROBE, *PROBE2]
+    assert len({q["id"] for q in every}) == len(every)
+    assert {q["kind"] for q in questions} <= {q["kind"] for q in QUESTIONS}
 
 
-@pytest.mark.parametrize("question", [*QUESTIONS, *PROBE], ids=[q["id"] for q in [*QUESTIONS, *PROBE]])
+@pytest.mark.parametrize(
+    "question", [*QUESTIONS, *PROBE, *PROBE2], ids=[q["id"] for q in [*QUESTIONS, *PROBE, *PROBE2]]
+)
 def test_every_expected_phrase_is_in_its_book_and_in_a_passage(question):
     for expected in question["expected"]:
         assert normal(expected["phrase"]) in normal(BOOKS[expected["book"]]), expected
@@ -71,13 +76,13 @@ def split_passages(slug: str) -> list[str]:
 
 def test_the_passages_questions_do_not_copy_the_evaluation_questions():
     """The questions files were written from the passages; any that shares half its words with an
-    evaluation question (or one of the second dev set) is left out, or the benchmark would measure
+    evaluation question (or one of the other dev sets) is left out, or the benchmark would measure
     the copy, not the assistant."""
 
     def words(text: str) -> set[str]:
         return set(re.findall(r"\w+", text.lower()))
 
-    evaluation = [words(q["question"]) for q in [*QUESTIONS, *PROBE]]
+    evaluation = [words(q["question"]) for q in [*QUESTIONS, *PROBE, *PROBE2]]
     for entry in read_manifest():
         asked = yaml.safe_load((RULEBOOKS_DIR / entry["questions"]).read_text(encoding="utf-8"))
         for anchor, questions in asked.items():
