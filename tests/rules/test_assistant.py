@@ -6,7 +6,7 @@ import pytest
 
 from rules.models import Passage
 from rules.search import Hit
-from rules.selectors import FULL, Pipeline, _rerank, ask, language_of, prepare, search_passages
+from rules.selectors import FULL, Pipeline, _rerank, ask, language_of, named_cards, prepare, search_passages
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,16 @@ def test_a_book_that_contradicts_itself_is_flagged():
 def test_cards_named_in_the_question_are_shown():
     answer = ask("can I use the Longspear to reroll")
     assert any(card["name"] == "Longspear" for card in answer.cards)
+
+
+def test_a_card_name_leans_to_its_game_but_does_not_settle_it():
+    """Leather Armor is a PACG card in the bundled lists, which hold few of Aventuria's: the
+    rule this question is nearest to is Aventuria's (one armor card per attack)."""
+    question = "my leather armor and my shield are both out, do both reduce the same attack?"
+    assert any(card.name == "Leather Armor" for card in named_cards(question)["pacg"])
+    answer = ask(question)
+    assert answer.game == "aventuria"
+    assert "more than one armor card per attack" in " ".join(r["text"] for r in answer.results)
 
 
 @pytest.mark.parametrize(
