@@ -16,6 +16,7 @@ from rules.splitting import split_book
 QUESTIONS = yaml.safe_load((Path(__file__).parent / "eval" / "questions.yaml").read_text(encoding="utf-8"))
 PROBE = yaml.safe_load((Path(__file__).parent / "eval" / "probe.yaml").read_text(encoding="utf-8"))  # a 2nd dev set
 PROBE2 = yaml.safe_load((Path(__file__).parent / "eval" / "probe2.yaml").read_text(encoding="utf-8"))  # and a 3rd
+EVERY = [*QUESTIONS, *PROBE, *PROBE2]
 BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
 
 
@@ -50,14 +51,11 @@ def test_every_book_and_kind_is_covered():
 @pytest.mark.parametrize(("questions", "split"), [(PROBE, "probe"), (PROBE2, "probe2")])
 def test_the_other_dev_sets_are_apart_and_of_the_same_kinds(questions, split):
     assert {q["split"] for q in questions} == {split}
-    every = [*QUESTIONS, *PROBE, *PROBE2]
-    assert len({q["id"] for q in every}) == len(every)
+    assert len({q["id"] for q in EVERY}) == len(EVERY)
     assert {q["kind"] for q in questions} <= {q["kind"] for q in QUESTIONS}
 
 
-@pytest.mark.parametrize(
-    "question", [*QUESTIONS, *PROBE, *PROBE2], ids=[q["id"] for q in [*QUESTIONS, *PROBE, *PROBE2]]
-)
+@pytest.mark.parametrize("question", EVERY, ids=[q["id"] for q in EVERY])
 def test_every_expected_phrase_is_in_its_book_and_in_a_passage(question):
     for expected in question["expected"]:
         assert normal(expected["phrase"]) in normal(BOOKS[expected["book"]]), expected
@@ -82,7 +80,7 @@ def test_the_passages_questions_do_not_copy_the_evaluation_questions():
     def words(text: str) -> set[str]:
         return set(re.findall(r"\w+", text.lower()))
 
-    evaluation = [words(q["question"]) for q in [*QUESTIONS, *PROBE, *PROBE2]]
+    evaluation = [words(q["question"]) for q in EVERY]
     for entry in read_manifest():
         asked = yaml.safe_load((RULEBOOKS_DIR / entry["questions"]).read_text(encoding="utf-8"))
         for anchor, questions in asked.items():
