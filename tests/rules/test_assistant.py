@@ -43,11 +43,11 @@ def test_the_rule_ranks_before_the_lines_that_restate_it():
 
 
 def test_the_top_five_show_another_editions_rule_unless_the_question_names_a_book():
-    """Five close Core passages don't crowd out the Wrath rule that answers too; a player who
-    names the Core Set gets its five."""
+    """Five close Core passages don't crowd out the Wrath rule that answers too, unless it comes
+    far behind; a player who names the Core Set gets its five."""
     far = 10**9
     core = [Hit(far + n, "core", "step", 1.0 - n / 100) for n in range(5)]
-    wotr = Hit(far + 9, "wotr", "step", 0.9)
+    wotr = Hit(far + 9, "wotr", "step", 0.95)
 
     def books(question: str) -> list[str]:
         prepared, _ = prepare(question, "pacg")
@@ -55,6 +55,8 @@ def test_the_top_five_show_another_editions_rule_unless_the_question_names_a_boo
 
     assert books("what die do I roll for a skill I lack") == ["core", "core", "core", "wotr", "core", "core"]
     assert books("in the core set, what die do I roll for a skill I lack")[:5] == ["core"] * 5
+    wotr = Hit(far + 9, "wotr", "step", 0.7)  # far behind: it doesn't push a close Core rule out
+    assert books("what die do I roll for a skill I lack") == ["core"] * 5 + ["wotr"]
 
 
 def test_where_the_villain_goes_when_the_other_locations_are_guarded():
