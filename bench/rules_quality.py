@@ -2,10 +2,10 @@
 MRR@10 per book and overall, on the dev and held-out halves, for the full pipeline and for
 each piece switched off (to keep only what helps).
 
-    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2] [--ablations]
+    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2|probe3] [--ablations]
 
-`probe` and `probe2` are more development sets (tests/rules/eval/probe.yaml, probe2.yaml), tuned
-on as dev is.
+`probe`, `probe2` and `probe3` are more development sets (tests/rules/eval/probe*.yaml), tuned on
+as dev is.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from _common import ROOT, report, setup_django  # noqa: E402
 QUESTIONS = ROOT / "tests" / "rules" / "eval" / "questions.yaml"
 PROBE = ROOT / "tests" / "rules" / "eval" / "probe.yaml"
 PROBE2 = ROOT / "tests" / "rules" / "eval" / "probe2.yaml"
+PROBE3 = ROOT / "tests" / "rules" / "eval" / "probe3.yaml"
 
 
 def normal(text: str) -> str:
@@ -81,7 +82,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=["dev", "heldout", "both", "probe", "probe2"], default="both")
+    parser.add_argument("--split", choices=["dev", "heldout", "both", "probe", "probe2", "probe3"], default="both")
     parser.add_argument("--ablations", action="store_true", help="also measure the pipeline without each piece")
     parser.add_argument("--misses", action="store_true", help="list the questions answered below rank 5")
     args = parser.parse_args()
@@ -96,9 +97,7 @@ def main() -> None:
     import_bundled_rulebooks()
     rebuild_rules_index()
     questions = [
-        *yaml.safe_load(QUESTIONS.read_text(encoding="utf-8")),
-        *yaml.safe_load(PROBE.read_text(encoding="utf-8")),
-        *yaml.safe_load(PROBE2.read_text(encoding="utf-8")),
+        q for path in (QUESTIONS, PROBE, PROBE2, PROBE3) for q in yaml.safe_load(path.read_text(encoding="utf-8"))
     ]
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
     pipelines = {"full": FULL}

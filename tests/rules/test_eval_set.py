@@ -16,7 +16,8 @@ from rules.splitting import split_book
 QUESTIONS = yaml.safe_load((Path(__file__).parent / "eval" / "questions.yaml").read_text(encoding="utf-8"))
 PROBE = yaml.safe_load((Path(__file__).parent / "eval" / "probe.yaml").read_text(encoding="utf-8"))  # a 2nd dev set
 PROBE2 = yaml.safe_load((Path(__file__).parent / "eval" / "probe2.yaml").read_text(encoding="utf-8"))  # and a 3rd
-EVERY = [*QUESTIONS, *PROBE, *PROBE2]
+PROBE3 = yaml.safe_load((Path(__file__).parent / "eval" / "probe3.yaml").read_text(encoding="utf-8"))  # and a 4th
+EVERY = [*QUESTIONS, *PROBE, *PROBE2, *PROBE3]
 BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
 
 
@@ -48,7 +49,7 @@ def test_every_book_and_kind_is_covered():
     assert {"plain", "paraphrase", "old-terms", "spanish", "misspelling", "aventuria", "edition"} <= set(kinds)
 
 
-@pytest.mark.parametrize(("questions", "split"), [(PROBE, "probe"), (PROBE2, "probe2")])
+@pytest.mark.parametrize(("questions", "split"), [(PROBE, "probe"), (PROBE2, "probe2"), (PROBE3, "probe3")])
 def test_the_other_dev_sets_are_apart_and_of_the_same_kinds(questions, split):
     assert {q["split"] for q in questions} == {split}
     assert len({q["id"] for q in EVERY}) == len(EVERY)
