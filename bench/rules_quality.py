@@ -20,10 +20,8 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, report, setup_django  # noqa: E402
 
-QUESTIONS = ROOT / "tests" / "rules" / "eval" / "questions.yaml"
-PROBE = ROOT / "tests" / "rules" / "eval" / "probe.yaml"
-PROBE2 = ROOT / "tests" / "rules" / "eval" / "probe2.yaml"
-PROBE3 = ROOT / "tests" / "rules" / "eval" / "probe3.yaml"
+EVAL = ROOT / "tests" / "rules" / "eval"
+QUESTION_FILES = [EVAL / name for name in ("questions.yaml", "probe.yaml", "probe2.yaml", "probe3.yaml")]
 
 
 def normal(text: str) -> str:
@@ -96,9 +94,7 @@ def main() -> None:
     import_bundled_cards()  # as on the site: a card a question names can settle its game
     import_bundled_rulebooks()
     rebuild_rules_index()
-    questions = [
-        q for path in (QUESTIONS, PROBE, PROBE2, PROBE3) for q in yaml.safe_load(path.read_text(encoding="utf-8"))
-    ]
+    questions = [q for path in QUESTION_FILES for q in yaml.safe_load(path.read_text(encoding="utf-8"))]
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
     pipelines = {"full": FULL}
     if args.ablations:

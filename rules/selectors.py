@@ -622,11 +622,10 @@ def _rerank(
     later: list[search.Hit] = []
     counts: Counter[str] = Counter()
     for position, hit in enumerate(rescored):
-        rival = counts[hit.book] >= cap and any(
-            other.book != hit.book and counts[other.book] < cap and other.score >= pipeline.per_book_margin * hit.score
-            for other in rescored[position + 1 :]
-        )
-        if len(top) < 5 and not rival:
+        if len(top) < 5 and (
+            counts[hit.book] < cap
+            or not _near_rival(hit, rescored[position + 1 :], counts, cap, pipeline.per_book_margin)
+        ):
             top.append(hit)
             counts[hit.book] += 1
         else:
@@ -634,6 +633,14 @@ def _rerank(
     if len(top) < 5:  # not enough other books: fill the top five in score order
         top, later = top + later[: 5 - len(top)], later[5 - len(top) :]
     return top + sorted(later, key=lambda hit: -hit.score)
+
+
+def _near_rival(hit: search.Hit, rest: list[search.Hit], counts: Counter[str], cap: int, margin: float) -> bool:
+    """Whether a passage of another book, still within its share, comes later at `margin` of
+    `hit`'s score or more (so `hit`, past its own book's share, waits)."""
+    return any(
+        other.book != hit.book and counts[other.book] < cap and other.score >= margin * hit.score for other in rest
+    )
 
 
 def _newest(language: str) -> frozenset[str]:

@@ -13,10 +13,13 @@ import yaml
 from rules.services import RULEBOOKS_DIR, read_manifest
 from rules.splitting import split_book
 
-QUESTIONS = yaml.safe_load((Path(__file__).parent / "eval" / "questions.yaml").read_text(encoding="utf-8"))
-PROBE = yaml.safe_load((Path(__file__).parent / "eval" / "probe.yaml").read_text(encoding="utf-8"))  # a 2nd dev set
-PROBE2 = yaml.safe_load((Path(__file__).parent / "eval" / "probe2.yaml").read_text(encoding="utf-8"))  # and a 3rd
-PROBE3 = yaml.safe_load((Path(__file__).parent / "eval" / "probe3.yaml").read_text(encoding="utf-8"))  # and a 4th
+
+def _questions(name: str) -> list[dict]:  # type: ignore[type-arg]
+    return yaml.safe_load((Path(__file__).parent / "eval" / name).read_text(encoding="utf-8"))
+
+
+QUESTIONS = _questions("questions.yaml")
+PROBE, PROBE2, PROBE3 = (_questions(f"{name}.yaml") for name in ("probe", "probe2", "probe3"))  # more dev sets
 EVERY = [*QUESTIONS, *PROBE, *PROBE2, *PROBE3]
 BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
 
