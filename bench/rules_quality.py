@@ -1,6 +1,6 @@
 """Quality of the rules assistant on tests/rules/eval/questions.yaml: recall@1, recall@5 and
-MRR@10 per book and overall, on the dev and held-out halves, for the full pipeline and for
-each piece switched off (to keep only what helps).
+MRR@10 overall, per book and per kind of question, on the dev and held-out halves, for the
+full pipeline and for each piece switched off (to keep only what helps).
 
     .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2|probe3] [--ablations]
 
@@ -43,6 +43,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
     from rules.selectors import confident, search_passages
 
     by_book: dict[str, list[int | None]] = defaultdict(list)
+    by_kind: dict[str, list[int | None]] = defaultdict(list)
     misses = []
     unanswered = 0  # questions the site would answer "no rule found"
     for question in questions:
@@ -61,6 +62,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
         for book in books:
             by_book[book].append(rank)
         by_book["overall"].append(rank)
+        by_kind[question["kind"]].append(rank)
         if rank is None or rank > 5:
             misses.append({"id": question["id"], "question": question["question"], "rank": rank})
 
@@ -75,6 +77,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
 
     figures = {book: metrics(ranks) for book, ranks in sorted(by_book.items())}
     figures["overall"]["no rule found"] = unanswered
+    figures["by kind"] = {kind: metrics(ranks) for kind, ranks in sorted(by_kind.items())}
     return {"metrics": figures, "misses": misses}
 
 
