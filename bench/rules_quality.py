@@ -2,9 +2,9 @@
 MRR@10 overall, per book and per kind of question, on the dev and held-out halves, for the
 full pipeline and for each piece switched off (to keep only what helps).
 
-    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2|probe3] [--ablations]
+    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2|probe3|probe4] [--ablations]
 
-`probe`, `probe2` and `probe3` are more development sets (tests/rules/eval/probe*.yaml), tuned on
+`probe` to `probe4` are more development sets (tests/rules/eval/probe*.yaml), tuned on
 as dev is.
 """
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, report, setup_django  # noqa: E402
 
 EVAL = ROOT / "tests" / "rules" / "eval"
-QUESTION_FILES = [EVAL / name for name in ("questions.yaml", "probe.yaml", "probe2.yaml", "probe3.yaml")]
+QUESTION_FILES = [EVAL / name for name in ("questions.yaml", "probe.yaml", "probe2.yaml", "probe3.yaml", "probe4.yaml")]
 
 
 def normal(text: str) -> str:
@@ -83,7 +83,9 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=["dev", "heldout", "both", "probe", "probe2", "probe3"], default="both")
+    parser.add_argument(
+        "--split", choices=["dev", "heldout", "both", "probe", "probe2", "probe3", "probe4"], default="both"
+    )
     parser.add_argument("--ablations", action="store_true", help="also measure the pipeline without each piece")
     parser.add_argument("--misses", action="store_true", help="list the questions answered below rank 5")
     args = parser.parse_args()

@@ -19,8 +19,8 @@ def _questions(name: str) -> list[dict]:  # type: ignore[type-arg]
 
 
 QUESTIONS = _questions("questions.yaml")
-PROBE, PROBE2, PROBE3 = (_questions(f"{name}.yaml") for name in ("probe", "probe2", "probe3"))  # more dev sets
-EVERY = [*QUESTIONS, *PROBE, *PROBE2, *PROBE3]
+PROBES = {name: _questions(f"{name}.yaml") for name in ("probe", "probe2", "probe3", "probe4")}  # more dev sets
+EVERY = [*QUESTIONS, *(q for questions in PROBES.values() for q in questions)]
 BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
 
 
@@ -52,8 +52,9 @@ def test_every_book_and_kind_is_covered():
     assert {"plain", "paraphrase", "old-terms", "spanish", "misspelling", "aventuria", "edition"} <= set(kinds)
 
 
-@pytest.mark.parametrize(("questions", "split"), [(PROBE, "probe"), (PROBE2, "probe2"), (PROBE3, "probe3")])
-def test_the_other_dev_sets_are_apart_and_of_the_same_kinds(questions, split):
+@pytest.mark.parametrize("split", PROBES)
+def test_the_other_dev_sets_are_apart_and_of_the_same_kinds(split):
+    questions = PROBES[split]
     assert {q["split"] for q in questions} == {split}
     assert len({q["id"] for q in EVERY}) == len(EVERY)
     assert {q["kind"] for q in questions} <= {q["kind"] for q in QUESTIONS}
