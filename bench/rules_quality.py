@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, report, setup_django  # noqa: E402
 
 EVAL = ROOT / "tests" / "rules" / "eval"
-QUESTION_FILES = [EVAL / name for name in ("questions.yaml", "probe.yaml", "probe2.yaml", "probe3.yaml", "probe4.yaml")]
+PROBES = sorted(EVAL.glob("probe*.yaml"))  # each file one more dev set, its split named as the file
+QUESTION_FILES = [EVAL / "questions.yaml", *PROBES]
 
 
 def normal(text: str) -> str:
@@ -83,9 +84,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument(
-        "--split", choices=["dev", "heldout", "both", "probe", "probe2", "probe3", "probe4"], default="both"
-    )
+    parser.add_argument("--split", choices=["dev", "heldout", "both", *(path.stem for path in PROBES)], default="both")
     parser.add_argument("--ablations", action="store_true", help="also measure the pipeline without each piece")
     parser.add_argument("--misses", action="store_true", help="list the questions answered below rank 5")
     args = parser.parse_args()

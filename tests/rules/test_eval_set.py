@@ -13,13 +13,15 @@ import yaml
 from rules.services import RULEBOOKS_DIR, read_manifest
 from rules.splitting import split_book
 
-
-def _questions(name: str) -> list[dict]:  # type: ignore[type-arg]
-    return yaml.safe_load((Path(__file__).parent / "eval" / name).read_text(encoding="utf-8"))
+EVAL = Path(__file__).parent / "eval"
 
 
-QUESTIONS = _questions("questions.yaml")
-PROBES = {name: _questions(f"{name}.yaml") for name in ("probe", "probe2", "probe3", "probe4")}  # more dev sets
+def _questions(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+QUESTIONS = _questions(EVAL / "questions.yaml")
+PROBES = {path.stem: _questions(path) for path in sorted(EVAL.glob("probe*.yaml"))}  # more dev sets
 EVERY = [*QUESTIONS, *(q for questions in PROBES.values() for q in questions)]
 BOOKS = {entry["slug"]: (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8") for entry in read_manifest()}
 
