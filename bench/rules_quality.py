@@ -130,6 +130,7 @@ def main() -> None:
             "without_concept_expansion": Pipeline(expansion=False),
             "without_phrasings": Pipeline(phrasings=False),
             "without_phrasing_glosses": Pipeline(gloss=False),
+            "without_learned_player_words": Pipeline(player_words=False),
             "without_newest_edition_words": Pipeline(newest_words=False),
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),

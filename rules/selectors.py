@@ -24,6 +24,8 @@ from . import search, wordodds
 from .concepts import Mention, concept_table
 from .embeddings import encoder
 from .models import EDITIONS, Passage, Rulebook
+from .playerwords import Passage as PlayerPassage
+from .playerwords import PlayerWords
 from .wordodds import WordOdds
 
 CONFLICTS_FILE = Path(__file__).resolve().parent / "conflicts.yaml"
@@ -152,6 +154,7 @@ class Pipeline:
     concepts: bool = False  # match the question's concepts on passage tags (measured: a question or two, either way)
     expansion: bool = True  # add the concepts' words in the other editions and languages
     phrasings: bool = True  # players' words for a concept (rules/phrasings.yaml) count as mentions
+    player_words: bool = True  # the book words learned for players' words (rules/playerwords.py) searched too
     gloss: bool = True  # and their concepts' book words are embedded with the question
     newest_words: bool = True  # an older edition's word ranks with the newest edition's beside it
     terms: bool = True  # glossary entries named by the question
@@ -227,6 +230,11 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
         ]
         for language in search.LANGUAGES
     }
+    if pipeline.player_words and game:  # and the book words its players' words stand for
+        learned = _per_index("player_words", _player_words)
+        for language, stem in learned.book_words(words[question_language], game, question_language):
+            if stem not in words[language] and stem not in expanded[language]:
+                expanded[language].append(stem)
     terms = [" ".join(plain[i : i + n]) for n in (1, 2, 3) for i in range(len(plain) - n + 1)] if pipeline.terms else []
     if pipeline.terms and pipeline.expansion:
         terms += [" ".join(search.plain_words(w)) for concept in mentioned for w in concepts.concepts[concept].words]
@@ -515,6 +523,21 @@ def gloss_vectors() -> dict[str, tuple[np.ndarray, int]]:
     words = list(dict.fromkeys(words[0] for concept in concepts for words in concept.terms.values() if words))
     vectors = cached_encode(words, query=True)
     return {word: (vector, encoder().tokens(word)) for word, vector in zip(words, vectors, strict=True)}
+
+
+def _player_words() -> PlayerWords:
+    rows = Passage.objects.values_list("book__game", "book__language", "heading", "text", "questions")
+    passages = (
+        PlayerPassage(game, language, f"{heading} {text}", questions)
+        for game, language, heading, text, questions in rows
+    )
+    return PlayerWords(passages, _stems, language_of)
+
+
+def _stems(text: str, language: str) -> list[str]:
+    """The text's stems as the index reads them, a word at a time: the passages' questions
+    repeat their words, and each is stemmed once."""
+    return [stem for word in _TOKEN.findall(text) if (stem := search.stem(word, language))]
 
 
 def _word_odds() -> WordOdds:

@@ -1,0 +1,87 @@
+"""Players' words for the books' words, learned from the passages' questions.
+
+The questions each passage answers (rules/data/rulebooks/questions/) are written the way players
+ask, so they use words the books never do ("obstacle", "shut", "tap"). Where such a word comes up
+in the questions of several passages whose text shares a book word ("barrier", "close",
+"exhaust") far more often than passages do at large, that book word is what players mean by it:
+a question using the player's word about any passage is searched with the book's word too. The
+idea of translation models for question retrieval (Xue, Jeon and Croft, SIGIR 2008), kept to the
+words the books lack, where the books' own words cannot match. rules/phrasings.yaml holds such
+words written by hand; these are learned, per game and language, when the index is built.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+# A player's word: in the questions of this many passages or more, in the text of at most this many.
+MIN_PASSAGES = 2
+MAX_IN_BOOKS = 1
+# A book word it stands for: in at least this share of those passages' text, and this many times
+# likelier there than in a passage at large. Measured on the 496 development questions: looser or
+# stricter thresholds (2-3 passages, 1-10 in the books, a share of 0.5-0.7) moved the same answers.
+MIN_SHARE = 0.6
+MIN_LIFT = 4.0
+PER_WORD = 2  # the best book words kept per player's word (4: one answer down, none more up)
+
+
+@dataclass(frozen=True)
+class Passage:
+    game: str
+    language: str  # of the book
+    text: str
+    questions: list[str]
+
+
+Stems = Callable[[str, str], list[str]]  # (text, language) -> its stems
+
+
+class PlayerWords:
+    def __init__(self, passages: Iterable[Passage], stems: Stems, language_of: Callable[[str], str]):
+        """`stems` reads a text's stems as the index does, `language_of` tells a question's language
+        (one book's questions are in two)."""
+        # (game, question language) -> player's stem -> [(book language, book stem), ...]
+        self.table: dict[tuple[str, str], dict[str, list[tuple[str, str]]]] = {}
+        by_game: dict[str, list[Passage]] = defaultdict(list)
+        for passage in passages:
+            by_game[passage.game].append(passage)
+        for game, members in by_game.items():
+            texts = [{(p.language, stem) for stem in stems(p.text, p.language)} for p in members]
+            asked: dict[str, list[set[str]]] = {}  # question language -> each passage's question stems
+            for index, passage in enumerate(members):
+                for question in passage.questions:
+                    language = language_of(question)
+                    asked.setdefault(language, [set() for _ in members])[index].update(stems(question, language))
+            for language, words in asked.items():
+                self.table[game, language] = _learn(texts, words, language)
+
+    def book_words(self, stems: Iterable[str], game: str, language: str) -> list[tuple[str, str]]:
+        """The book words (language, stem) the question's stems stand for, in its game."""
+        table = self.table.get((game, language), {})
+        return list(dict.fromkeys(target for stem in stems for target in table.get(stem, ())))
+
+
+def _learn(texts: list[set[tuple[str, str]]], words: list[set[str]], language: str) -> dict[str, list[tuple[str, str]]]:
+    in_books = Counter(stem for text in texts for lang, stem in text if lang == language)
+    asked = [index for index, found in enumerate(words) if found]
+    base = Counter(target for index in asked for target in texts[index])
+    passages_of: dict[str, list[int]] = defaultdict(list)
+    for index in asked:
+        for word in words[index]:
+            passages_of[word].append(index)
+    table = {}
+    for word, indexes in passages_of.items():
+        if len(indexes) < MIN_PASSAGES or in_books[word] > MAX_IN_BOOKS or len(word) < 3:
+            continue
+        together = Counter(target for index in indexes for target in texts[index])
+        scored = []
+        for target, count in together.items():
+            share, lift = count / len(indexes), (count / len(indexes)) / (base[target] / len(asked))
+            if share >= MIN_SHARE and lift >= MIN_LIFT:
+                scored.append((-share * math.log(lift), target))
+        if scored:
+            table[word] = [target for _, target in sorted(scored)[:PER_WORD]]
+    return table
