@@ -13,9 +13,11 @@ words written by hand; these are learned, per game and language, when the index 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 # A player's word: in the questions of this many passages or more, in the text of at most this many.
 MIN_PASSAGES = 2
@@ -26,6 +28,7 @@ MAX_IN_BOOKS = 1
 MIN_SHARE = 0.6
 MIN_LIFT = 4.0
 PER_WORD = 2  # the best book words kept per player's word (4: one answer down, none more up)
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -36,30 +39,53 @@ class Passage:
     questions: list[str]
 
 
-Stems = Callable[[str, str], list[str]]  # (text, language) -> its stems
+class Target(NamedTuple):
+    """A book word a player's word stands for."""
+
+    language: str
+    stem: str  # as the index reads it
+    word: str  # the books' commonest word with that stem (the question's embedding blends it in)
+
+
+Stem = Callable[[str, str], "str | None"]  # (word, language) -> its stem, None for a stop word
 
 
 class PlayerWords:
-    def __init__(self, passages: Iterable[Passage], stems: Stems, language_of: Callable[[str], str]):
-        """`stems` reads a text's stems as the index does, `language_of` tells a question's language
-        (one book's questions are in two)."""
-        # (game, question language) -> player's stem -> [(book language, book stem), ...]
-        self.table: dict[tuple[str, str], dict[str, list[tuple[str, str]]]] = {}
+    def __init__(self, passages: Iterable[Passage], stem: Stem, language_of: Callable[[str], str]):
+        """`stem` reads a word as the index does, `language_of` tells a question's language (one
+        book's questions are in two)."""
+        # (game, question language) -> player's stem -> the book words it stands for
+        self.table: dict[tuple[str, str], dict[str, list[Target]]] = {}
+
+        def stems(text: str, language: str) -> list[str]:
+            return [found for word in _WORD.findall(text.lower()) if (found := stem(word, language))]
+
         by_game: dict[str, list[Passage]] = defaultdict(list)
+        spelled: Counter[tuple[str, str, str]] = Counter()  # (language, stem, word) in the books
         for passage in passages:
             by_game[passage.game].append(passage)
+            for word in _WORD.findall(passage.text.lower()):
+                if found := stem(word, passage.language):
+                    spelled[passage.language, found, word] += 1
+        commonest: dict[tuple[str, str], str] = {}
+        for (language, found, word), _ in spelled.most_common():
+            commonest.setdefault((language, found), word)
         for game, members in by_game.items():
-            texts = [{(p.language, stem) for stem in stems(p.text, p.language)} for p in members]
+            texts = [{(p.language, found) for found in stems(p.text, p.language)} for p in members]
             asked: dict[str, list[set[str]]] = {}  # question language -> each passage's question stems
             for index, passage in enumerate(members):
                 for question in passage.questions:
                     language = language_of(question)
                     asked.setdefault(language, [set() for _ in members])[index].update(stems(question, language))
             for language, words in asked.items():
-                self.table[game, language] = _learn(texts, words, language)
+                learned = _learn(texts, words, language)
+                self.table[game, language] = {
+                    word: [Target(lang, found, commonest[lang, found]) for lang, found in targets]
+                    for word, targets in learned.items()
+                }
 
-    def book_words(self, stems: Iterable[str], game: str, language: str) -> list[tuple[str, str]]:
-        """The book words (language, stem) the question's stems stand for, in its game."""
+    def book_words(self, stems: Iterable[str], game: str, language: str) -> list[Target]:
+        """The book words the question's stems stand for, in its game."""
         table = self.table.get((game, language), {})
         return list(dict.fromkeys(target for stem in stems for target in table.get(stem, ())))
 

@@ -126,6 +126,7 @@ class Question:
     books: frozenset[str] = frozenset()  # books the question names ("in wrath ...")
     glosses: tuple[str, ...] = ()  # the book's words for players' words, blended into its embedding
     newest: tuple[str, ...] = ()  # the newest edition's words for older ones, blended in to rank
+    learned: tuple[str, ...] = ()  # the book's words for players' words (rules.playerwords), likewise
 
 
 @dataclass(frozen=True)

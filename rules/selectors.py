@@ -184,6 +184,11 @@ class Pipeline:
 
 FULL = Pipeline()
 MAX_EXPANSION = 12
+# At most this many learned book words are blended into the embedding the ranking reads (not into
+# the one that picks the game: there, they cost 5 of the 496 dev questions their answer, most to the
+# wrong game). Against the BM25 expansion alone: 1, 2, 3, 5 words moved 6, 7, 8, 9 answers up and
+# 3, 2, 5, 4 down.
+LEARNED_GLOSSES = 2
 
 
 @lru_cache(maxsize=256)
@@ -230,11 +235,15 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
         ]
         for language in search.LANGUAGES
     }
-    if pipeline.player_words and game:  # and the book words its players' words stand for
-        learned = _per_index("player_words", _player_words)
-        for language, stem in learned.book_words(words[question_language], game, question_language):
-            if stem not in words[language] and stem not in expanded[language]:
-                expanded[language].append(stem)
+    # And the book words its players' words stand for, learned from the passages' questions.
+    learned = (
+        _per_index("player_words", _player_words).book_words(words[question_language], game, question_language)
+        if pipeline.player_words and game
+        else []
+    )
+    for target in learned:
+        if target.stem not in words[target.language] and target.stem not in expanded[target.language]:
+            expanded[target.language].append(target.stem)
     terms = [" ".join(plain[i : i + n]) for n in (1, 2, 3) for i in range(len(plain) - n + 1)] if pipeline.terms else []
     if pipeline.terms and pipeline.expansion:
         terms += [" ".join(search.plain_words(w)) for concept in mentioned for w in concepts.concepts[concept].words]
@@ -248,6 +257,7 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
             books=frozenset(named),
             glosses=tuple(glosses) if pipeline.gloss else (),
             newest=tuple(word for word in newest if word not in glosses),
+            learned=tuple(w for w in dict.fromkeys(t.word for t in learned) if w not in glosses)[:LEARNED_GLOSSES],
         ),
         corrections,
     )
@@ -489,9 +499,9 @@ def _found(
         nearest = np.maximum(near.text, near.asked - pipeline.asked_margin) if pipeline.asked else near.text
         closeness = float(nearest.max()) if len(nearest) else 0.0
         asked = float(near.asked.max()) if pipeline.asked and len(near.asked) else closeness
-        if prepared.newest:  # the ranking reads the newest edition's words too
-            newest = question_vector(query, prepared.glosses + prepared.newest, encoded)
-            near = search.similarities(newest, games=[game], books=books, kinds=kinds)
+        if prepared.newest or prepared.learned:  # the ranking reads the newest edition's words too, and learned ones
+            ranking = question_vector(query, prepared.glosses + prepared.newest + prepared.learned, encoded)
+            near = search.similarities(ranking, games=[game], books=books, kinds=kinds)
         # The ranking goes by a passage's nearest window and nearest question together: a passage
         # near the question both ways is likelier the answer than one near it one way only.
         cosines = near.ranked(near.blended(pipeline.asked_share if pipeline.asked else 0.0), search.RERANK_DEPTH)
@@ -508,9 +518,19 @@ def question_vector(question: str, glosses: tuple[str, ...], encoded: dict[str, 
         encoded[question] = encoder().query(question)
     if not glosses:
         return encoded[question]
-    parts = [(encoded[question], encoder().tokens(question)), *(gloss_vectors()[gloss] for gloss in glosses)]
+    parts = [(encoded[question], encoder().tokens(question)), *(_gloss_vector(gloss) for gloss in glosses)]
     blend = np.sum([tokens * vector for vector, tokens in parts], axis=0)
     return np.asarray(blend / np.linalg.norm(blend), dtype=np.float32)
+
+
+def _gloss_vector(gloss: str) -> tuple[np.ndarray, int]:
+    return gloss_vectors().get(gloss) or _word_vector(gloss)
+
+
+@lru_cache(maxsize=4096)
+def _word_vector(word: str) -> tuple[np.ndarray, int]:
+    """A learned book word embedded as a question (the first question that needs it pays 10 ms)."""
+    return encoder().query(word), encoder().tokens(word)
 
 
 @cache
@@ -531,13 +551,7 @@ def _player_words() -> PlayerWords:
         PlayerPassage(game, language, f"{heading} {text}", questions)
         for game, language, heading, text, questions in rows
     )
-    return PlayerWords(passages, _stems, language_of)
-
-
-def _stems(text: str, language: str) -> list[str]:
-    """The text's stems as the index reads them, a word at a time: the passages' questions
-    repeat their words, and each is stemmed once."""
-    return [stem for word in _TOKEN.findall(text) if (stem := search.stem(word, language))]
+    return PlayerWords(passages, search.stem, language_of)
 
 
 def _word_odds() -> WordOdds:
