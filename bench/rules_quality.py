@@ -109,6 +109,7 @@ def main() -> None:
             "word_odds": False,
             "spelling": False,
             "expansion": False,
+            "player_words": False,
             "terms": False,
             "dense": False,
             "kind_weights": {},
