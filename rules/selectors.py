@@ -244,6 +244,8 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
     for target in learned:
         if target.stem not in words[target.language] and target.stem not in expanded[target.language]:
             expanded[target.language].append(target.stem)
+    blended = {*glosses, *newest}  # in the question's embedding already
+    learned_glosses = tuple(dict.fromkeys(t.word for t in learned if t.word not in blended))[:LEARNED_GLOSSES]
     terms = [" ".join(plain[i : i + n]) for n in (1, 2, 3) for i in range(len(plain) - n + 1)] if pipeline.terms else []
     if pipeline.terms and pipeline.expansion:
         terms += [" ".join(search.plain_words(w)) for concept in mentioned for w in concepts.concepts[concept].words]
@@ -257,7 +259,7 @@ def prepare(question: str, game: str | None, pipeline: Pipeline = FULL) -> tuple
             books=frozenset(named),
             glosses=tuple(glosses) if pipeline.gloss else (),
             newest=tuple(word for word in newest if word not in glosses),
-            learned=tuple(w for w in dict.fromkeys(t.word for t in learned) if w not in glosses)[:LEARNED_GLOSSES],
+            learned=learned_glosses,
         ),
         corrections,
     )
