@@ -62,18 +62,21 @@ class PlayerWords:
         def stems(text: str, language: str) -> list[str]:
             return [found for word in _WORD.findall(text.lower()) if (found := stem(word, language))]
 
-        by_game: dict[str, list[Passage]] = defaultdict(list)
+        # game -> its passages, each with the (language, stem) of its text's words
+        by_game: dict[str, list[tuple[Passage, set[tuple[str, str]]]]] = defaultdict(list)
         spelled: Counter[tuple[str, str, str]] = Counter()  # (language, stem, word) in the books
         for passage in passages:
-            by_game[passage.game].append(passage)
+            text: set[tuple[str, str]] = set()
             for word in _WORD.findall(passage.text.lower()):
                 if found := stem(word, passage.language):
                     spelled[passage.language, found, word] += 1
+                    text.add((passage.language, found))
+            by_game[passage.game].append((passage, text))
         commonest: dict[tuple[str, str], str] = {}
         for (language, found, word), _ in spelled.most_common():
             commonest.setdefault((language, found), word)
-        for game, members in by_game.items():
-            texts = [{(p.language, found) for found in stems(p.text, p.language)} for p in members]
+        for game, read in by_game.items():
+            members, texts = [passage for passage, _ in read], [text for _, text in read]
             asked: dict[str, list[set[str]]] = {}  # question language -> each passage's question stems
             for index, passage in enumerate(members):
                 for question in passage.questions:
