@@ -8,7 +8,7 @@ a question using the player's word about any passage is searched with the book's
 idea of translation models for question retrieval (Xue, Jeon and Croft, SIGIR 2008), kept to the
 words the books lack, where the books' own words cannot match. rules/phrasings.yaml holds such
 words written by hand; these are learned per game and question language from each index, at its
-first question (about a second; a serving process's warm-up asks it).
+first question (1.6 s here; a serving process's warm-up asks it).
 """
 
 from __future__ import annotations
