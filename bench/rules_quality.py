@@ -141,6 +141,7 @@ def main() -> None:
             "player_words": False,
             "terms": False,
             "dense": False,
+            "glossary_weight": 1.0,
             "named_book_weight": 1.0,
             "newest_weight": 1.0,
         }
@@ -163,7 +164,8 @@ def main() -> None:
             "without_newest_edition_words": Pipeline(newest_words=False),
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),
-            "without_priors": Pipeline(named_book_weight=1.0, newest_weight=1.0),
+            "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0, newest_weight=1.0),
+            "without_rules_before_glossary_entries": Pipeline(glossary_weight=1.0),
             "without_newest_rules_first": Pipeline(newest_weight=1.0),
             "without_following_glossary_links": Pipeline(follow_glossary=False),
             "one_book_may_fill_the_top_five": Pipeline(per_book=5),

@@ -30,16 +30,17 @@ def test_a_question_that_names_no_edition_gets_the_newest_rules_first_and_the_cl
     assert ask(f"in wrath of the righteous, {question}").results[0]["book"] == "wotr"
 
 
-def test_the_rule_ranks_before_the_lines_that_restate_it():
-    """A reference-sheet line, an example of play or a glossary entry a little closer to the
-    question than the rule they restate still come after it."""
+def test_the_rule_ranks_before_its_glossary_entry_and_restatements_by_closeness():
+    """A glossary entry a little closer to the question than the rule still comes after it (the
+    answer quotes the definition apart); a reference-sheet line or an example of play that comes
+    closer answers as well as the rule, and keeps its place."""
     far = 10**9  # ids no real passage has, so no glossary entry brings its rule along
     restatements = [
-        Hit(far + n, "core", kind, 1.0) for n, kind in enumerate(["reference", "play-example", "glossary"], 1)
+        Hit(far + n, "core", kind, 1.0) for n, kind in enumerate(["glossary", "reference", "play-example"], 1)
     ]
     question, _ = prepare("how do I bury a card", "pacg")
     ranked = _rerank([*restatements, Hit(far, "core", "step", 0.95)], question, FULL, [])
-    assert [hit.kind for hit in ranked] == ["step", "reference", "play-example", "glossary"]
+    assert [hit.kind for hit in ranked] == ["reference", "play-example", "step", "glossary"]
 
 
 def test_the_top_five_show_another_editions_rule_unless_the_question_names_a_book():
