@@ -188,6 +188,15 @@ def test_no_did_you_mean_for_another_form_of_the_books_word_or_a_contraction():
     assert ask("what hapens when the hourglass runs out").did_you_mean  # a typo is still a typo
 
 
+def test_no_did_you_mean_for_a_real_word_the_books_never_use():
+    """ "fizzle" is English and "huya" Spanish, rare as they are: rewriting them as the books'
+    "finale" or "haya" would tell the player they mistyped a word they didn't."""
+    assert ask("does the whole effect just fizzle if I'm alone at my location").did_you_mean is None
+    assert ask("¿el villano huya a otra localización?").did_you_mean is None
+    corrected = ask("does the effect fizzle or does the villian escape").did_you_mean
+    assert corrected == "does the effect fizzle or does the villain escape"  # a typo is still a typo
+
+
 def test_glossary_terms_of_the_question_are_defined():
     answer = ask("what does recharge mean")
     assert any(entry["term"] == "Recharge" and entry["book"] == "core" for entry in answer.glossary)
