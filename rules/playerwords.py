@@ -30,7 +30,19 @@ MAX_IN_BOOKS = 1
 MIN_SHARE = 0.6
 MIN_LIFT = 4.0
 PER_WORD = 2  # the best book words kept per player's word (4: one answer down, none more up)
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
+def _words(text: str) -> list[str]:
+    """The text's words, a possessive read as its word and a contraction ("isn't", "we're") left
+    out: read apart, its halves "isn" and "re" were learned as book words."""
+    found = []
+    for word in _WORD.findall(text.lower()):
+        if word.endswith(("'s", "’s")):
+            word = word[:-2]
+        if "'" not in word and "’" not in word:
+            found.append(word)
+    return found
 
 
 @dataclass(frozen=True)
@@ -60,14 +72,14 @@ class PlayerWords:
         self.table: dict[tuple[str, str], dict[str, list[Target]]] = {}
 
         def stems(text: str, language: str) -> list[str]:
-            return [found for word in _WORD.findall(text.lower()) if (found := stem(word, language))]
+            return [found for word in _words(text) if (found := stem(word, language))]
 
         # game -> its passages, each with the (language, stem) of its text's words
         by_game: dict[str, list[tuple[Passage, set[tuple[str, str]]]]] = defaultdict(list)
         spelled: Counter[tuple[str, str, str]] = Counter()  # (language, stem, word) in the books
         for passage in passages:
             text: set[tuple[str, str]] = set()
-            for word in _WORD.findall(passage.text.lower()):
+            for word in _words(passage.text):
                 if found := stem(word, passage.language):
                     spelled[passage.language, found, word] += 1
                     text.add((passage.language, found))
@@ -105,9 +117,9 @@ def _learn(texts: list[set[tuple[str, str]]], words: list[set[str]], language: s
             passages_of[word].append(index)
     table = {}
     for word, indexes in passages_of.items():
-        if len(indexes) < MIN_PASSAGES or in_books[word] > MAX_IN_BOOKS or len(word) < 3:
+        if len(indexes) < MIN_PASSAGES or in_books[word] > MAX_IN_BOOKS or not _meaningful(word):
             continue
-        together = Counter(target for index in indexes for target in texts[index])
+        together = Counter(target for index in indexes for target in texts[index] if _meaningful(target[1]))
         scored = []
         for target, count in together.items():
             share, lift = count / len(indexes), (count / len(indexes)) / (base[target] / len(asked))
@@ -116,3 +128,9 @@ def _learn(texts: list[set[tuple[str, str]]], words: list[set[str]], language: s
         if scored:
             table[word] = [target for _, target in sorted(scored)[:PER_WORD]]
     return table
+
+
+def _meaningful(stem: str) -> bool:
+    """A word of three letters or more: not a page number ("see page 22" was learned for "lackey"
+    beside "henchman") nor a dice code."""
+    return len(stem) >= 3 and stem.isalpha()

@@ -42,6 +42,18 @@ def test_a_word_of_one_passage_or_of_the_books_themselves_is_not_learned():
     assert learned.book_words(stems("a buddy attacks the monster", "en"), "pacg", "en") == []
 
 
+def test_a_page_number_or_half_a_contraction_is_no_book_word():
+    """Both passages' text has "22" (a page number) and "isn't", as often as "cohort": only
+    "cohort" is learned for the players' "pet"."""
+    passages = [
+        Passage("pacg", "en", "A cohort isn't an ally (22).", ["my pet joins the party"]),
+        Passage("pacg", "en", "Banish the cohort; it isn't yours (22).", ["can I lose my pet"]),
+        *BARRIERS,
+    ]
+    learned = PlayerWords(passages, search.stem, english)
+    assert learned.book_words(stems("pet", "en"), "pacg", "en") == [Target("en", "cohort", "cohort")]
+
+
 def test_a_game_learns_from_its_own_books_only():
     learned = PlayerWords(BARRIERS, search.stem, english)
     assert learned.book_words(stems("obstacle", "en"), "aventuria", "en") == []
