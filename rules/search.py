@@ -372,8 +372,10 @@ def suggestions(words: list[str], language: str) -> dict[str, str]:
             contraction = zipf_frequency(f"{word}'t", language) >= COMMON_WORD  # "couldn't" reads "couldn"
             if len(word) < 4 or re.fullmatch(r"\d+", word) or known or contraction:
                 continue
-            options = cache[key].suggest(word, limit=1, maxdist=1 if len(word) <= 5 else 2, prefix=1)
-            # "evaded" is no typo of "evade": the index reads both as one word.
-            if options and len(options[0]) >= len(word) - 1 and stem(word, language) != stem(options[0], language):
-                found[word] = options[0]
+            options = cache[key].suggest(word, limit=3, maxdist=1 if len(word) <= 5 else 2, prefix=1)
+            # A correction is a word the search reads ("tiem" is not "them"), and "evaded" is no
+            # typo of "evade": the index reads both as one word.
+            readable = [option for option in options if stem(option, language) is not None]
+            if readable and len(readable[0]) >= len(word) - 1 and stem(word, language) != stem(readable[0], language):
+                found[word] = readable[0]
     return found

@@ -188,6 +188,12 @@ def test_no_did_you_mean_for_another_form_of_the_books_word_or_a_contraction():
     assert ask("what hapens when the hourglass runs out").did_you_mean  # a typo is still a typo
 
 
+def test_a_typo_is_corrected_to_a_word_the_search_reads():
+    """ "ownr" is one letter from "own" and from "owner"; "own" is a stop word, which the search
+    ignores, so the correction is "owner"."""
+    assert ask("what does the ownr trait do").did_you_mean == "what does the owner trait do"
+
+
 def test_no_did_you_mean_for_a_real_word_the_books_never_use():
     """ "fizzle" is English and "huya" Spanish, rare as they are: rewriting them as the books'
     "finale" or "haya" would tell the player they mistyped a word they didn't."""
