@@ -355,6 +355,10 @@ class WordsCorrector(ListCorrector):
             yield -(maxdist + 0.5 / (self.frequency[word] or 1)), word
 
 
+def _swaps(word: str) -> list[str]:
+    return [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
+
+
 def suggestions(words: list[str], language: str) -> dict[str, str]:
     """Corrections for words that neither the books nor the language commonly use ("slip" is a
     word, not a typo of "skip"), from the words of the books in the question's language ("slip"
@@ -372,7 +376,13 @@ def suggestions(words: list[str], language: str) -> dict[str, str]:
             contraction = zipf_frequency(f"{word}'t", language) >= COMMON_WORD  # "couldn't" reads "couldn"
             if len(word) < 4 or re.fullmatch(r"\d+", word) or known or contraction:
                 continue
-            options = cache[key].suggest(word, limit=3, maxdist=1 if len(word) <= 5 else 2, prefix=1)
+            # Two letters typed the wrong way round are the likeliest typo ("crad" is "card", not
+            # "crag"), though Levenshtein counts them as two edits.
+            corrector = cache[key]
+            swapped = [w for w in _swaps(word) if w in corrector.frequency and stem(w, language) is not None]
+            options = sorted(swapped, key=corrector.frequency.__getitem__, reverse=True) or corrector.suggest(
+                word, limit=3, maxdist=1 if len(word) <= 5 else 2, prefix=1
+            )
             # A correction is a word the search reads ("tiem" is not "them"), and "evaded" is no
             # typo of "evade": the index reads both as one word.
             readable = [option for option in options if stem(option, language) is not None]

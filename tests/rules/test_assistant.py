@@ -194,6 +194,12 @@ def test_a_typo_is_corrected_to_a_word_the_search_reads():
     assert ask("what does the ownr trait do").did_you_mean == "what does the owner trait do"
 
 
+def test_two_letters_the_wrong_way_round_are_corrected_to_the_word_they_spell():
+    """ "crad" is one letter from "crag" but two, swapped, from "card": a typist swaps letters."""
+    assert ask("can I give away a crad at my location").did_you_mean == "can I give away a card at my location"
+    assert ask("what does a mythic paht give").did_you_mean == "what does a mythic path give"
+
+
 def test_no_did_you_mean_for_a_real_word_the_books_never_use():
     """ "fizzle" is English and "huya" Spanish, rare as they are: rewriting them as the books'
     "finale" or "haya" would tell the player they mistyped a word they didn't."""
