@@ -33,6 +33,7 @@ COMMON_WORD = 3.0  # Zipf frequency: once per million words of the language
 # corrector rewrote in the dev sets' questions at 3.0, every typo was below 2.3 ("diffrent" 2.2) and
 # every real word above 2.4 ("fizzle" -> "finale", "trickster" -> "trickier", "huya" -> "haya").
 REAL_WORD = 2.4
+SLIP = 10  # how much likelier a typo is a letter missed, doubled or swapped than one mistyped
 RERANK_DEPTH = 30  # hits re-ranked for the question's language
 LANGUAGES = ("en", "es")
 _analyzers = {language: LanguageAnalyzer(language) | CharsetFilter(accent_map) for language in LANGUAGES}
@@ -359,6 +360,14 @@ def _swaps(word: str) -> list[str]:
     return [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
 
 
+def _slip(typed: str, word: str) -> bool:
+    """Whether `typed` is `word` with one letter missed or doubled, or two swapped."""
+    if len(typed) == len(word):
+        return typed in _swaps(word)
+    short, long = sorted((typed, word), key=len)
+    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
 def suggestions(words: list[str], language: str) -> dict[str, str]:
     """Corrections for words that neither the books nor the language commonly use ("slip" is a
     word, not a typo of "skip"), from the words of the books in the question's language ("slip"
@@ -376,16 +385,17 @@ def suggestions(words: list[str], language: str) -> dict[str, str]:
             contraction = zipf_frequency(f"{word}'t", language) >= COMMON_WORD  # "couldn't" reads "couldn"
             if len(word) < 4 or re.fullmatch(r"\d+", word) or known or contraction:
                 continue
-            # Two letters typed the wrong way round are the likeliest typo ("crad" is "card", not
-            # "crag"), though Levenshtein counts them as two edits.
             corrector = cache[key]
-            swapped = [w for w in _swaps(word) if w in corrector.frequency and stem(w, language) is not None]
-            options = sorted(swapped, key=corrector.frequency.__getitem__, reverse=True) or corrector.suggest(
-                word, limit=3, maxdist=1 if len(word) <= 5 else 2, prefix=1
+            near = corrector.suggest(word, limit=10, maxdist=1 if len(word) <= 5 else 2, prefix=1)
+            swapped = [w for w in _swaps(word) if w in corrector.frequency]
+            # A correction is a word the search reads ("tiem" is not "them"), the books' commonest,
+            # a letter missed, doubled or two swapped counting SLIP times a letter mistyped: "roel"
+            # is "role" (38 times in the books), not "roll" (123); "feets" is "feats" (56), not "feet" (1).
+            options = sorted(
+                (option for option in dict.fromkeys([*swapped, *near]) if stem(option, language) is not None),
+                key=lambda option: -corrector.frequency[option] * (SLIP if _slip(word, option) else 1),
             )
-            # A correction is a word the search reads ("tiem" is not "them"), and "evaded" is no
-            # typo of "evade": the index reads both as one word.
-            readable = [option for option in options if stem(option, language) is not None]
-            if readable and len(readable[0]) >= len(word) - 1 and stem(word, language) != stem(readable[0], language):
-                found[word] = readable[0]
+            # "evaded" is no typo of "evade": the index reads both as one word.
+            if options and len(options[0]) >= len(word) - 1 and stem(word, language) != stem(options[0], language):
+                found[word] = options[0]
     return found

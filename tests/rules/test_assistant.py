@@ -195,9 +195,12 @@ def test_a_typo_is_corrected_to_a_word_the_search_reads():
 
 
 def test_two_letters_the_wrong_way_round_are_corrected_to_the_word_they_spell():
-    """ "crad" is one letter from "crag" but two, swapped, from "card": a typist swaps letters."""
+    """ "crad" is one letter from "crag" but two, swapped, from "card": a typist swaps letters, or
+    drops one ("cerar" is "cerrar", the commoner of it and "crear"); a mistyped letter is likelier
+    only for a word the books use far more ("feets" is "feats", not "feet")."""
     assert ask("can I give away a crad at my location").did_you_mean == "can I give away a card at my location"
     assert ask("what does a mythic paht give").did_you_mean == "what does a mythic path give"
+    assert ask("how many feets do we get").did_you_mean == "how many feats do we get"
 
 
 def test_no_did_you_mean_for_a_real_word_the_books_never_use():
