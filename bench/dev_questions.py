@@ -27,12 +27,13 @@ MARK = "  # dev set"
 def labelled(questions: list[dict], slug: str, passages: list, anchors: list[str]) -> dict[str, list[str]]:  # type: ignore[type-arg]
     """anchor -> the questions whose labels name that passage of the book."""
     found: dict[str, list[str]] = {}
+    texts = [normal(passage.text) for passage in passages]
     for question in questions:
         for expected in question["expected"]:
             if expected["book"] != slug:
                 continue
-            for passage, anchor in zip(passages, anchors, strict=True):
-                if normal(expected["phrase"]) in normal(passage.text):
+            for text, anchor in zip(texts, anchors, strict=True):
+                if normal(expected["phrase"]) in text:
                     found.setdefault(anchor, [])
                     if question["question"] not in found[anchor]:
                         found[anchor].append(question["question"])

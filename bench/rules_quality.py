@@ -14,7 +14,6 @@ import argparse
 import re
 import sys
 from collections import defaultdict
-from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -42,16 +41,10 @@ def import_rulebooks_without_copies(questions: list[dict]) -> None:  # type: ign
     """The bundled books as the site imports them, less their passages' questions that copy a
     measured question. The site keeps those: they were written from the passages, before the
     questions they resemble, and answer players who ask alike."""
-    from rules.services import RULEBOOKS_DIR, import_rulebook, read_manifest, read_questions
+    from rules.services import import_bundled_rulebooks
 
     measured = [words(question["question"]) for question in questions]
-    for order, entry in enumerate(read_manifest()):
-        asked = read_questions(entry, RULEBOOKS_DIR)
-        if asked is not None:
-            kept = {anchor: [q for q in qs if not copies(q, measured)] for anchor, qs in asked.questions.items()}
-            asked = replace(asked, questions=kept)
-        text = (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8")
-        import_rulebook(entry=entry, text=text, order=order, questions=asked)
+    import_bundled_rulebooks(leave_out=lambda asked: copies(asked, measured))
 
 
 def normal(text: str) -> str:
