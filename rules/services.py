@@ -6,6 +6,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from .embeddings import DIMENSIONS, MODEL_ID, encoder
 from .models import EDITIONS, Passage, Rulebook
 from .splitting import Passage as SplitPassage
 from .splitting import fold, split_book
+from .vectorcache import VectorCache
 
 RULEBOOKS_DIR = Path(__file__).resolve().parent / "data" / "rulebooks"
 MANIFEST = RULEBOOKS_DIR / "MANIFEST.yaml"
@@ -253,19 +255,17 @@ def _embed_groups(groups: list[list[str]], *, query: bool = False) -> list[bytes
 
 
 def cached_encode(texts: list[str], *, query: bool = False) -> np.ndarray:
-    """Embedding a whole book takes about half a minute on two cores; the vectors of a given
-    text never change, so they are kept in the embedding cache directory, keyed by the text."""
-    key = hashlib.sha256("\x00".join([MODEL_ID, *(["query"] if query else []), *texts]).encode()).hexdigest()
-    directory = Path(settings.EMBEDDING_CACHE_DIR)
-    path = directory / f"{key}.npy"
-    if path.exists():
-        return np.load(path)
-    vectors = encoder().queries(texts) if query else encoder().passages(texts)
-    directory.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp.npy")
-    np.save(temporary, vectors)
-    temporary.replace(path)
-    return vectors
+    """The texts' vectors, each embedded once ever (as a question or as a passage) and kept in
+    the embedding cache directory: embedding a whole book takes minutes."""
+    side = "query" if query else "passage"
+    embed = encoder().queries if query else encoder().passages
+    return vector_cache(Path(settings.EMBEDDING_CACHE_DIR), side).encode(texts, embed)
+
+
+@cache
+def vector_cache(directory: Path, side: str) -> VectorCache:
+    key = hashlib.sha256(f"{MODEL_ID}\x00{side}".encode()).hexdigest()[:16]
+    return VectorCache(directory / f"{side}-{key}")
 
 
 WINDOW_SENTENCES = 3
