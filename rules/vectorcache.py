@@ -1,6 +1,6 @@
 """Embeddings kept on disk by text: a text is embedded once, whatever batch it comes in.
 
-Embedding every passage window and question of the four books takes about ten minutes on two
+Embedding every passage window and question of the four books takes about six minutes on two
 cores. Keyed by text, importing a book with one more question embeds that question alone, and
 importing the books less some of their questions (the quality benchmark leaves out the copies of
 the questions it measures) embeds nothing. Each batch that embedded something new is written as
