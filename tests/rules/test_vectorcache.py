@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.embeddings import encoder
+from rules.embeddings import DIMENSIONS, encoder
 from rules.vectorcache import VectorCache
 
 DYING = "If you are ever required to remove cards from your deck and you don't have enough, your character dies."
@@ -46,5 +46,5 @@ def test_a_cache_sees_what_another_wrote_after_it_was_opened(tmp_path):
     mine.encode([DYING], CountingEncoder())
     theirs.encode([GUARD], CountingEncoder())
     embed = CountingEncoder()
-    assert mine.encode([GUARD, DYING], embed).shape == (2, 384) and embed.embedded == []
+    assert mine.encode([GUARD, DYING], embed).shape == (2, DIMENSIONS) and embed.embedded == []
     assert not list(tmp_path.glob("*.tmp"))
