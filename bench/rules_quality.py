@@ -146,6 +146,7 @@ def main() -> None:
             "embeddings_only": Pipeline(dense_weight=1.0),
             "without_embeddings": Pipeline(dense=False),
             "without_passage_questions": Pipeline(asked=False),
+            "without_question_adapter": Pipeline(adapter=False),
             "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
             "passage_questions_in_words_only": Pipeline(asked_share=0.0),
             "without_spelling": Pipeline(spelling=False),

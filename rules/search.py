@@ -257,9 +257,15 @@ class Closeness:
 
 
 def similarities(
-    vector: np.ndarray, *, games: Iterable[str] = (), books: Iterable[str] = (), kinds: Iterable[str] = ()
+    vector: np.ndarray,
+    *,
+    games: Iterable[str] = (),
+    books: Iterable[str] = (),
+    kinds: Iterable[str] = (),
+    to_windows: np.ndarray | None = None,
 ) -> Closeness:
-    """Every passage in scope with the cosine similarity of its embeddings to the question's."""
+    """Every passage in scope with the cosine similarity of its embeddings to the question's
+    (`to_windows`, if given, is the question's vector to compare with the passages' windows)."""
     games = sorted(games)
     with textindex.reading(NAME) as (_, cache):
         if "vectors" not in cache:
@@ -285,7 +291,7 @@ def similarities(
         pids[wanted],
         meta[1][wanted],
         meta[2][wanted],
-        windows.nearest(vector)[wanted],
+        windows.nearest(vector if to_windows is None else to_windows)[wanted],
         questions.nearest(vector)[wanted],
     )
 

@@ -20,7 +20,7 @@ from cards.selectors import cards_named_in
 from pacg_site import textindex, yamltext
 from pacg_site.api import DomainError
 
-from . import search, wordodds
+from . import question_adapter, search, wordodds
 from .concepts import Mention, concept_table
 from .embeddings import encoder
 from .models import EDITIONS, Passage, Rulebook
@@ -157,6 +157,7 @@ class Pipeline:
     terms: bool = True  # glossary entries named by the question
     dense: bool = True  # sentence embeddings, fused with the word ranking
     dense_weight: float = 0.65  # share of the embedding similarity in the fused score
+    adapter: bool = True  # the question's vector mapped nearer the rules' windows (rules.question_adapter)
     asked: bool = True  # the questions a passage answers count, in its words and its embedding similarity
     asked_share: float = 0.5  # ... their nearest's share in the latter (the rest: the nearest window's)
     asked_margin: float = 0.03  # ... and the nearest, less this much, can make the passage near enough
@@ -494,7 +495,9 @@ def _found(
     cosines: tuple[list[search.Hit], dict[int, float]] = ([], {})
     closeness = asked = None
     if vector is not None:
-        near = search.similarities(vector, games=[game], books=books, kinds=kinds)
+        near = search.similarities(
+            vector, games=[game], books=books, kinds=kinds, to_windows=_to_windows(vector, pipeline)
+        )
         # Whether any passage is near enough to answer, and how near the game is, go by the
         # question's own words and by a passage's nearest window or question (less the margin).
         nearest = np.maximum(near.text, near.asked - pipeline.asked_margin) if pipeline.asked else near.text
@@ -502,12 +505,20 @@ def _found(
         asked = float(near.asked.max()) if pipeline.asked and len(near.asked) else closeness
         if prepared.newest or prepared.learned:  # the ranking reads the newest edition's words too, and learned ones
             ranking = question_vector(query, prepared.glosses + prepared.newest + prepared.learned, encoded)
-            near = search.similarities(ranking, games=[game], books=books, kinds=kinds)
+            near = search.similarities(
+                ranking, games=[game], books=books, kinds=kinds, to_windows=_to_windows(ranking, pipeline)
+            )
         # The ranking goes by a passage's nearest window and nearest question together: a passage
         # near the question both ways is likelier the answer than one near it one way only.
         cosines = near.ranked(near.blended(pipeline.asked_share if pipeline.asked else 0.0), search.RERANK_DEPTH)
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
     return Found(hits, prepared, game, corrections, closeness, asked)
+
+
+def _to_windows(vector: np.ndarray, pipeline: Pipeline) -> np.ndarray | None:
+    """The question's vector to compare with the passages' windows: mapped nearer the rule's
+    words (rules.question_adapter); its own is compared with the passages' questions."""
+    return question_adapter.adapt(vector) if pipeline.adapter else None
 
 
 def question_vector(question: str, glosses: tuple[str, ...], encoded: dict[str, np.ndarray]) -> np.ndarray:
