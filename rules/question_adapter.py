@@ -65,12 +65,12 @@ def own_questions(lines: list[str], items: list[tuple[int, str]]) -> list[str]:
 
 
 class Windows:
-    """Every passage's window vectors in one matrix, each passage's rows from `starts`."""
+    """Every passage's window vectors in one matrix (as `search.Vectors` holds them, each passage
+    with some), each passage's rows from `starts`, compared with many questions at once."""
 
-    def __init__(self, groups: list[np.ndarray]) -> None:
-        self.matrix = np.vstack(groups).astype(np.float32)
-        self.starts = np.cumsum([0, *(len(group) for group in groups[:-1])])
-        self.counts = np.array([len(group) for group in groups])
+    def __init__(self, matrix: np.ndarray, starts: np.ndarray) -> None:
+        self.matrix, self.starts = matrix, starts
+        self.counts = np.diff(np.append(starts, len(matrix)))
 
     def nearest(self, questions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each question's cosine to each passage's nearest window, and that window's row."""

@@ -5,8 +5,7 @@ import yaml
 from django.core.management.base import BaseCommand, CommandError
 
 from pacg_site import yamltext
-from rules import question_adapter
-from rules.embeddings import DIMENSIONS
+from rules import question_adapter, search
 from rules.models import Passage
 from rules.services import MANIFEST, RulebookImportError, cached_encode, read_manifest, read_questions
 
@@ -33,12 +32,11 @@ class Command(BaseCommand):
         ]
         if not pairs:
             raise CommandError("the imported books have no questions of their own to learn from")
-        windows = question_adapter.Windows(
-            [np.frombuffer(bytes(blob), dtype=np.float32).reshape(-1, DIMENSIONS) for *_, blob in rows]
-        )
-        vectors = cached_encode([text for _, text in pairs], query=True)
+        vectors = search.Vectors.of([bytes(blob) for *_, blob in rows])
+        windows = question_adapter.Windows(vectors.matrix, vectors.starts)
+        asked = cached_encode([text for _, text in pairs], query=True)
         answers = np.array([index for index, _ in pairs])
-        weights, figures = question_adapter.train(vectors, answers, windows, epochs=options["epochs"])
+        weights, figures = question_adapter.train(asked, answers, windows, epochs=options["epochs"])
         options["output"].parent.mkdir(parents=True, exist_ok=True)
         with options["output"].open("wb") as handle:
             np.save(handle, question_adapter.blended(weights))
