@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .embeddings import DIMENSIONS
+from .search import Vectors
 
 ADAPTER = Path(__file__).resolve().parent / "data" / "question_adapter.npy"
 SHARE = 0.5
@@ -65,12 +66,11 @@ def own_questions(lines: list[str], items: list[tuple[int, str]]) -> list[str]:
 
 
 class Windows:
-    """Every passage's window vectors in one matrix (as `search.Vectors` holds them, each passage
-    with some), each passage's rows from `starts`, compared with many questions at once."""
+    """Every passage's window vectors (`search.Vectors`, each passage with some), compared with
+    many questions at once."""
 
-    def __init__(self, matrix: np.ndarray, starts: np.ndarray) -> None:
-        self.matrix, self.starts = matrix, starts
-        self.counts = np.diff(np.append(starts, len(matrix)))
+    def __init__(self, vectors: Vectors) -> None:
+        self.matrix, self.starts, self.counts = vectors.matrix, vectors.starts, vectors.counts
 
     def nearest(self, questions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each question's cosine to each passage's nearest window, and that window's row."""

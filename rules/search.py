@@ -312,10 +312,15 @@ class Vectors:
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         return cls(matrix, counts > 0, offsets[counts > 0])
 
+    @property
+    def counts(self) -> np.ndarray:
+        """How many rows each passage with vectors has."""
+        return np.diff(np.append(self.starts, len(self.matrix)))
+
     def only(self, keep: np.ndarray) -> Vectors:
         """The vectors of the passages `keep` marks, in the same order."""
         counts = np.zeros(len(self.has), dtype=np.int64)
-        counts[self.has] = np.diff(np.append(self.starts, len(self.matrix)))
+        counts[self.has] = self.counts
         kept = counts[keep]
         offsets = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
         return Vectors(self.matrix[np.repeat(keep, counts)], kept > 0, offsets[kept > 0])

@@ -29,9 +29,10 @@ def test_the_map_learns_how_questions_are_worded_apart_from_their_rules():
     turn, _ = np.linalg.qr(rng.normal(size=(dimensions, dimensions)))
     answers = rng.integers(0, passages, size=600)
     asked = unit(np.stack([turn @ groups[p][rng.integers(0, 2)] for p in answers]) + rng.normal(0, 0.05, (600, 16)))
-    _, figures = train(
-        asked, answers, Windows(groups.reshape(-1, dimensions), np.arange(0, 2 * passages, 2)), epochs=60
+    windows = Windows(
+        search.Vectors(groups.reshape(-1, dimensions), np.ones(passages, bool), np.arange(0, 2 * passages, 2))
     )
+    _, figures = train(asked, answers, windows, epochs=60)
     assert figures["held back"] == 60
     assert figures["rank 1 before"] < 0.2
     assert figures["rank 1 after"] > 0.9
@@ -51,8 +52,7 @@ def test_the_shipped_map_brings_the_books_questions_nearer_their_rules():
     blend = question_adapter.adapter()
     assert blend is not None and blend.shape == (DIMENSIONS, DIMENSIONS)
     rows = list(Passage.objects.filter(book__slug="core").exclude(embedding=None).values_list("embedding", "questions"))
-    vectors = search.Vectors.of([bytes(blob) for blob, _ in rows])
-    windows = Windows(vectors.matrix, vectors.starts)
+    windows = Windows(search.Vectors.of([bytes(blob) for blob, _ in rows]))
     pairs = [(index, question) for index, (_, questions) in enumerate(rows) for question in questions[:2]]
     vectors = cached_encode([question for _, question in pairs], query=True)
     answers = np.array([index for index, _ in pairs])

@@ -32,8 +32,7 @@ class Command(BaseCommand):
         ]
         if not pairs:
             raise CommandError("the imported books have no questions of their own to learn from")
-        vectors = search.Vectors.of([bytes(blob) for *_, blob in rows])
-        windows = question_adapter.Windows(vectors.matrix, vectors.starts)
+        windows = question_adapter.Windows(search.Vectors.of([bytes(blob) for *_, blob in rows]))
         asked = cached_encode([text for _, text in pairs], query=True)
         answers = np.array([index for index, _ in pairs])
         weights, figures = question_adapter.train(asked, answers, windows, epochs=options["epochs"])
