@@ -124,7 +124,7 @@ def main() -> None:
     rebuild_rules_index()
     pipelines = {"full": FULL}
     if args.ablations:
-        unasked = {**BOOSTS, "asked": 0.0}
+        unasked = {**BOOSTS, "asked": 0.0, "best_question": 0.0}
         flat = {**unasked, "heading": 1.0, "term": 1.0, "same_language": 1.0}
         bare = {
             "asked": False,
@@ -148,6 +148,7 @@ def main() -> None:
             "without_passage_questions": Pipeline(asked=False),
             "without_question_adapter": Pipeline(adapter=False),
             "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
+            "without_best_question_words": Pipeline(boosts={**BOOSTS, "best_question": 0.0}),
             "passage_questions_in_words_only": Pipeline(asked_share=0.0),
             "without_spelling": Pipeline(spelling=False),
             "without_word_odds": Pipeline(word_odds=False),
