@@ -124,7 +124,7 @@ def main() -> None:
     rebuild_rules_index()
     pipelines = {"full": FULL}
     if args.ablations:
-        unasked = {**BOOSTS, "asked": 0.0, "best_question": 0.0}
+        unasked = {**BOOSTS, "asked": 0.0}
         flat = {**unasked, "heading": 1.0, "term": 1.0, "same_language": 1.0}
         bare = {
             "asked": False,

@@ -169,7 +169,7 @@ def search(
             vector = _term_scores(searcher, cache, field, word)
             if vector is not None:
                 total += boost * vector
-        if boosts["best_question"]:
+        if boosts["asked"] and boosts["best_question"]:  # no passages' questions, no best one
             total += boosts["best_question"] * _best_question(cache, pids).scores(weighted_words(question, boosts))
         wanted = total > 0
         for values, column in ((games, game_of), (books, book_of), (kinds, kind_of)):

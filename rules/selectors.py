@@ -607,7 +607,7 @@ def _ranked(
     candidate scores (1 - w) x its BM25 score relative to the best + w x its cosine, rescaled
     so that the nearest passage in scope is 1 and the farthest 0 (E5's cosines all lie between
     about 0.7 and 0.95, so raw they would barely move the ranking)."""
-    boosts = pipeline.boosts if pipeline.asked else {**pipeline.boosts, "asked": 0.0, "best_question": 0.0}
+    boosts = pipeline.boosts if pipeline.asked else {**pipeline.boosts, "asked": 0.0}
     words = search.search(question, games=games, books=books, kinds=kinds, limit=search.RERANK_DEPTH, boosts=boosts)
     by_meaning, similarity = cosines
     if not similarity:
