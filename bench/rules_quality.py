@@ -159,6 +159,7 @@ def main() -> None:
             "without_newest_edition_words": Pipeline(newest_words=False),
             "with_concept_tags": Pipeline(concepts=True),
             "without_glossary_terms": Pipeline(terms=False),
+            "without_card_names_as_types": Pipeline(names_as_types=False),
             "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0, newest_weight=1.0),
             "without_rules_before_glossary_entries": Pipeline(glossary_weight=1.0),
             "without_newest_rules_first": Pipeline(newest_weight=1.0),

@@ -6,7 +6,17 @@ import pytest
 
 from rules.models import Passage
 from rules.search import Hit
-from rules.selectors import FULL, Pipeline, _rerank, ask, language_of, named_cards, prepare, search_passages
+from rules.selectors import (
+    FULL,
+    Pipeline,
+    _rerank,
+    as_embedded,
+    ask,
+    language_of,
+    named_cards,
+    prepare,
+    search_passages,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -249,6 +259,35 @@ def test_a_card_name_leans_to_its_game_but_does_not_settle_it():
     answer = ask(question)
     assert answer.game == "aventuria"
     assert "more than one armor card per attack" in " ".join(r["text"] for r in answer.results)
+
+
+@pytest.mark.parametrize(
+    "question, embedded",
+    [
+        (
+            "Valeros just flipped the Ghoul, what does he roll",
+            "the character just flipped the monster, what does he roll",
+        ),
+        ("can Seelah give her ally to my Valeros", "can the character give her ally to my character"),
+        # A boon's name says what it is in the rules' words already.
+        ("can I use my Leather Armor twice", "can I use my Leather Armor twice"),
+        # The type words are English: a Spanish question is embedded as asked.
+        ("¿puede Valeros explorar otra vez?", "¿puede Valeros explorar otra vez?"),
+    ],
+)
+def test_a_named_character_or_bane_is_embedded_as_what_it_is(question, embedded):
+    assert as_embedded(question, named_cards(question)) == embedded
+
+
+def test_a_question_that_names_characters_gets_the_rule_not_passages_about_them():
+    """The names draw the question's embedding to the few passages that use them (a Core deck
+    list's "Valeros Weapon"); read as "the character" and "the monster", it finds the rule."""
+    question = "Ezren is at the same location as Valeros, can he give him a card"
+    assert top(question)["heading"] == "Give a Card"
+    question = "Valeros has no weapon and flips the Ghoul, what skill does he use"
+    assert all("Valeros" not in result["heading"] for result in ask(question).results[:3])
+    without = search_passages(question, pipeline=Pipeline(names_as_types=False)).hits
+    assert Passage.objects.get(pk=without[0].pid).heading == "Valeros Weapon"
 
 
 @pytest.mark.parametrize(
