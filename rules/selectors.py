@@ -523,23 +523,14 @@ def _found(
     return Found(hits, prepared, game, corrections, closeness, asked)
 
 
-# What a card of these types is called when the question names it ("Valeros" is the character, "the
-# Ghoul" the monster): their names are names, which the rules never use. A boon's name says what it
-# is in the rules' words already ("Leather Armor", "Longsword") and stays.
-TYPE_WORDS = {
-    "character": "character",
-    "cohort": "cohort",
-    "location": "location",
-    "villain": "villain",
-    "henchman": "henchman",
-    "monster": "monster",
-    "barrier": "barrier",
-    "scourge": "scourge",
-    "hero": "hero",
-    "opponent": "opponent",
-}
-_DETERMINER = r"(?:(the|a|an|my|his|her|your|their|our)\s+)?"
-_POSSESSIVES = {"my", "his", "her", "your", "their", "our"}
+# The card types a question names by a name the rules never use ("Valeros" is a character, "the
+# Ghoul" a monster), embedded as the type instead. A boon's name says what it is in the rules'
+# words already ("Leather Armor", "Longsword") and stays.
+NAMED_BY_TYPE = frozenset(
+    {"character", "cohort", "location", "villain", "henchman", "monster", "barrier", "scourge", "hero", "opponent"}
+)
+_POSSESSIVES = ("my", "his", "her", "your", "their", "our")
+_DETERMINER = rf"(?:({'|'.join(('the', 'an', 'a', *_POSSESSIVES))})\s+)?"
 
 
 def as_embedded(question: str, cards: dict[str, list[Card]]) -> str:
@@ -553,10 +544,10 @@ def as_embedded(question: str, cards: dict[str, list[Card]]) -> str:
     if language_of(question) != "en":
         return question
     for card in (card for found in cards.values() for card in found):
-        if card.type not in TYPE_WORDS or not _distinctive(card.name_folded):
+        if card.type not in NAMED_BY_TYPE or not _distinctive(card.name_folded):
             continue
 
-        def typed(match: re.Match[str], word: str = TYPE_WORDS[card.type]) -> str:
+        def typed(match: re.Match[str], word: str = card.type) -> str:
             determiner = (match.group(1) or "").lower()
             return f"{determiner if determiner in _POSSESSIVES else 'the'} {word}{match.group(2) or ''}"
 
