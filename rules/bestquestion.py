@@ -28,10 +28,6 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
-def stemmed(text: str, language: str, stem: Stem) -> list[str]:
-    return [word for token in tokens(text) if (word := stem(token, language)) is not None]
-
-
 class BestQuestion:
     def __init__(self, questions: Iterable[list[str]], languages: Iterable[str], stem: Stem) -> None:
         """`questions`: each passage's questions, in the order scores are wanted in."""
