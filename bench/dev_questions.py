@@ -23,9 +23,8 @@ from rules_quality import QUESTION_FILES, copies, normal, words  # noqa: E402
 
 MARK = "  # dev set"
 # Sets whose questions are measured but not written (tests/rules/eval/README.md): probe11's cost
-# the other sets answers in the top five; probe12's did too at first, and later put Wrath's rule
-# first for a question in the Core Set's words ("when do I advance the blessings deck").
-NOT_WRITTEN = {"probe11", "probe12"}
+# the other sets answers in the top five.
+NOT_WRITTEN = {"probe11"}
 
 
 def labelled(questions: list[dict], slug: str, passages: list, anchors: list[str]) -> dict[str, list[str]]:  # type: ignore[type-arg]
@@ -42,6 +41,24 @@ def labelled(questions: list[dict], slug: str, passages: list, anchors: list[str
                     if question["question"] not in found[anchor]:
                         found[anchor].append(question["question"])
     return found
+
+
+def newer_words(question: str, edition: str, book: str) -> bool:
+    """Whether the question says a concept in the Core Set's words that the older edition's book
+    (`book`, its text) never uses ("advance the hour" beside Wrath's "Advance the Blessings
+    Deck"): beside the older rule, it would put that rule first for players of the newest
+    edition, who use those words."""
+    from cards.dataformat.text import fold
+    from rules.concepts import concept_table
+
+    table = concept_table()
+    book = fold(book)
+    for mention in table.mentions(question, "pacg"):
+        terms = table.concepts[mention.concept].terms
+        newest, own = map(fold, terms.get("core-2019", ())), map(fold, terms.get(edition, ()))
+        if mention.word in newest and mention.word not in own and mention.word not in book:
+            return True
+    return False
 
 
 def write(path: Path, additions: dict[str, list[str]]) -> int:
@@ -71,6 +88,7 @@ def write(path: Path, additions: dict[str, list[str]]) -> int:
 
 def main() -> None:
     setup_django()
+    from rules.models import EDITIONS
     from rules.selectors import books_named, language_of
     from rules.services import RULEBOOKS_DIR, _anchors, read_manifest
     from rules.splitting import split_book
@@ -89,10 +107,18 @@ def main() -> None:
         and not books_named(q["question"])
     ]
     for entry in read_manifest():
-        passages = split_book((RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8")).passages
+        text = (RULEBOOKS_DIR / entry["file"]).read_text(encoding="utf-8")
+        passages = split_book(text).passages
         # Beside a book in its own language only: "avanzar el mazo de bendiciones" beside Wrath's
         # rule, embedded next to "advance the blessings deck", put it before the Core Set's.
-        own = [q for q in dev if language_of(q["question"]) == entry["language"]]
+        edition = EDITIONS[entry["ruleset"]]
+        older = entry["game"] == "pacg" and edition != "core-2019"
+        own = [
+            q
+            for q in dev
+            if language_of(q["question"]) == entry["language"]
+            and not (older and newer_words(q["question"], edition, text))
+        ]
         additions = labelled(own, entry["slug"], passages, _anchors(passages))
         added = write(RULEBOOKS_DIR / entry["questions"], additions)
         print(f"{entry['slug']}: {added} questions added")
