@@ -45,18 +45,17 @@ def labelled(questions: list[dict], slug: str, passages: list, anchors: list[str
 
 def newer_words(question: str, edition: str, book: str) -> bool:
     """Whether the question says a concept in the Core Set's words that the older edition's book
-    (`book`, its text) never uses ("advance the hour" beside Wrath's "Advance the Blessings
+    (`book`, its folded text) never uses ("advance the hour" beside Wrath's "Advance the Blessings
     Deck"): beside the older rule, it would put that rule first for players of the newest
     edition, who use those words."""
     from cards.dataformat.text import fold
     from rules.concepts import concept_table
 
     table = concept_table()
-    book = fold(book)
     for mention in table.mentions(question, "pacg"):
         terms = table.concepts[mention.concept].terms
-        newest, own = map(fold, terms.get("core-2019", ())), map(fold, terms.get(edition, ()))
-        if mention.word in newest and mention.word not in own and mention.word not in book:
+        newest, own = {fold(w) for w in terms.get("core-2019", ())}, {fold(w) for w in terms.get(edition, ())}
+        if mention.word in newest - own and mention.word not in book:
             return True
     return False
 
@@ -88,6 +87,7 @@ def write(path: Path, additions: dict[str, list[str]]) -> int:
 
 def main() -> None:
     setup_django()
+    from cards.dataformat.text import fold
     from rules.models import EDITIONS
     from rules.selectors import books_named, language_of
     from rules.services import RULEBOOKS_DIR, _anchors, read_manifest
@@ -117,7 +117,7 @@ def main() -> None:
             q
             for q in dev
             if language_of(q["question"]) == entry["language"]
-            and not (older and newer_words(q["question"], edition, text))
+            and not (older and newer_words(q["question"], edition, fold(text)))
         ]
         additions = labelled(own, entry["slug"], passages, _anchors(passages))
         added = write(RULEBOOKS_DIR / entry["questions"], additions)
