@@ -2,9 +2,9 @@
 MRR@10 overall, per book and per kind of question, on the dev and held-out halves, for the
 full pipeline and for each piece switched off (to keep only what helps).
 
-    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2|...|probe14] [--ablations]
+    .venv/bin/python bench/rules_quality.py [--split dev|heldout|both|probe|probe2|...|probe17] [--ablations]
 
-`probe` to `probe14` are more development sets (tests/rules/eval/probe*.yaml), tuned on
+`probe` to `probe17` are more development sets (tests/rules/eval/probe*.yaml), tuned on
 as dev is. The books are imported without their passages' questions that copy a measured one.
 """
 
