@@ -6,7 +6,8 @@ labels name: questions players asked, each with the passages that answer it. Ide
 
 bench/rules_quality.py leaves out of its index the questions that copy the ones it measures, so a
 dev set still measures the assistant, not its own questions; a question sharing half its words
-with a held-out question is not written at all.
+with a held-out question is not written at all, nor one that names a book, nor one beside an
+older edition's rule in the newest edition's words.
 """
 
 from __future__ import annotations
@@ -111,13 +112,13 @@ def main() -> None:
         passages = split_book(text).passages
         # Beside a book in its own language only: "avanzar el mazo de bendiciones" beside Wrath's
         # rule, embedded next to "advance the blessings deck", put it before the Core Set's.
-        edition = EDITIONS[entry["ruleset"]]
+        edition, folded = EDITIONS[entry["ruleset"]], fold(text)
         older = entry["game"] == "pacg" and edition != "core-2019"
         own = [
             q
             for q in dev
             if language_of(q["question"]) == entry["language"]
-            and not (older and newer_words(q["question"], edition, fold(text)))
+            and not (older and newer_words(q["question"], edition, folded))
         ]
         additions = labelled(own, entry["slug"], passages, _anchors(passages))
         added = write(RULEBOOKS_DIR / entry["questions"], additions)
