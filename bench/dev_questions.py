@@ -26,6 +26,7 @@ MARK = "  # dev set"
 # Sets whose questions are measured but not written (tests/rules/eval/README.md): probe11's and
 # probe17's cost the other sets answers in the top five.
 NOT_WRITTEN = {"probe11", "probe17"}
+NEWEST = "core-2019"  # the edition whose words a question may not bring beside an older rule
 
 
 def labelled(questions: list[dict], slug: str, passages: list, anchors: list[str]) -> dict[str, list[str]]:  # type: ignore[type-arg]
@@ -55,7 +56,7 @@ def newer_words(question: str, edition: str, book: str) -> bool:
     table = concept_table()
     for mention in table.mentions(question, "pacg"):
         terms = table.concepts[mention.concept].terms
-        newest, own = {fold(w) for w in terms.get("core-2019", ())}, {fold(w) for w in terms.get(edition, ())}
+        newest, own = {fold(w) for w in terms.get(NEWEST, ())}, {fold(w) for w in terms.get(edition, ())}
         if mention.word in newest - own and mention.word not in book:
             return True
     return False
@@ -113,7 +114,7 @@ def main() -> None:
         # Beside a book in its own language only: "avanzar el mazo de bendiciones" beside Wrath's
         # rule, embedded next to "advance the blessings deck", put it before the Core Set's.
         edition, folded = EDITIONS[entry["ruleset"]], fold(text)
-        older = entry["game"] == "pacg" and edition != "core-2019"
+        older = entry["game"] == "pacg" and edition != NEWEST
         own = [
             q
             for q in dev
