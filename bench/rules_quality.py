@@ -68,6 +68,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
     by_book: dict[str, list[int | None]] = defaultdict(list)
     by_kind: dict[str, list[int | None]] = defaultdict(list)
     misses = []
+    ranks: dict[str, int | None] = {}
     unanswered = 0  # questions the site would answer "no rule found"
     for question in questions:
         found = search_passages(
@@ -80,7 +81,7 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
         hits = found.hits
         unanswered += not confident(found)
         passages = Passage.objects.shown().in_bulk([hit.pid for hit in hits])
-        rank = rank_of_answer(question, hits, passages)
+        rank = ranks[question["id"]] = rank_of_answer(question, hits, passages)
         books = {expected["book"] for expected in question["expected"]}
         for book in books:
             by_book[book].append(rank)
@@ -101,7 +102,77 @@ def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untype
     figures = {book: metrics(ranks) for book, ranks in sorted(by_book.items())}
     figures["overall"]["no rule found"] = unanswered
     figures["by kind"] = {kind: metrics(ranks) for kind, ranks in sorted(by_kind.items())}
-    return {"metrics": figures, "misses": misses}
+    return {"metrics": figures, "misses": misses, "ranks": ranks}
+
+
+def import_index_for(questions: list[dict]) -> None:  # type: ignore[type-arg]
+    """Cards and books imported as on the site (a card a question names can settle its game),
+    less the passages' questions that copy the measured ones, and the index built."""
+    from cards.services import import_bundled_cards
+    from rules.services import rebuild_rules_index
+
+    import_bundled_cards()
+    import_rulebooks_without_copies(questions)
+    rebuild_rules_index()
+
+
+def all_pipelines(ablations: bool) -> dict:  # type: ignore[type-arg]
+    """The site's pipeline ("full") and, with `ablations`, it without each piece."""
+    from rules.search import BOOSTS
+    from rules.selectors import FULL, Pipeline
+
+    pipelines = {"full": FULL}
+    if not ablations:
+        return pipelines
+    unasked = {**BOOSTS, "asked": 0.0}
+    flat = {**unasked, "heading": 1.0, "term": 1.0, "same_language": 1.0}
+    bare = {
+        "asked": False,
+        "word_odds": False,
+        "spelling": False,
+        "expansion": False,
+        "player_words": False,
+        "terms": False,
+        "dense": False,
+        "glossary_weight": 1.0,
+        "named_book_weight": 1.0,
+        "newest_weight": 1.0,
+    }
+    pipelines |= {
+        "plain_bm25": Pipeline(**bare, boosts=flat),
+        "bm25+boosts": Pipeline(**bare, boosts=dict(BOOSTS)),
+        "bm25+boosts+concept_expansion": Pipeline(**{**bare, "expansion": True}, boosts=dict(BOOSTS)),
+        "bm25+boosts+passage_questions": Pipeline(**{**bare, "asked": True}, boosts=dict(BOOSTS)),
+        "embeddings_only": Pipeline(dense_weight=1.0),
+        "without_embeddings": Pipeline(dense=False),
+        "without_passage_questions": Pipeline(asked=False),
+        "without_question_adapter": Pipeline(adapter=False),
+        "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
+        "without_best_question_words": Pipeline(boosts={**BOOSTS, "best_question": 0.0}),
+        "passage_questions_in_words_only": Pipeline(asked_share=0.0),
+        "without_spelling": Pipeline(spelling=False),
+        "without_word_odds": Pipeline(word_odds=False),
+        "without_concept_expansion": Pipeline(expansion=False),
+        "without_phrasings": Pipeline(phrasings=False),
+        "without_phrasing_glosses": Pipeline(gloss=False),
+        "without_learned_player_words": Pipeline(player_words=False),
+        "without_newest_edition_words": Pipeline(newest_words=False),
+        "with_concept_tags": Pipeline(concepts=True),
+        "without_glossary_terms": Pipeline(terms=False),
+        "without_card_names_as_types": Pipeline(names_as_types=False),
+        "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0, newest_weight=1.0),
+        "without_rules_before_glossary_entries": Pipeline(glossary_weight=1.0),
+        "without_newest_rules_first": Pipeline(newest_weight=1.0),
+        "without_following_glossary_links": Pipeline(follow_glossary=False),
+        "one_book_may_fill_the_top_five": Pipeline(per_book=5),
+        "flat_boosts": Pipeline(boosts=flat),
+    }
+    return pipelines
+
+
+def questions_of(splits: list[str]) -> list[dict]:  # type: ignore[type-arg]
+    questions = [q for path in QUESTION_FILES for q in yaml.safe_load(path.read_text(encoding="utf-8"))]
+    return [q for q in questions if q["split"] in splits]
 
 
 def main() -> None:
@@ -112,62 +183,11 @@ def main() -> None:
     args = parser.parse_args()
     setup_django()
 
-    from cards.services import import_bundled_cards
-    from rules.search import BOOSTS
-    from rules.selectors import FULL, Pipeline
-    from rules.services import rebuild_rules_index
-
-    questions = [q for path in QUESTION_FILES for q in yaml.safe_load(path.read_text(encoding="utf-8"))]
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
-    import_bundled_cards()  # as on the site: a card a question names can settle its game
-    import_rulebooks_without_copies([q for q in questions if q["split"] in splits])
-    rebuild_rules_index()
-    pipelines = {"full": FULL}
-    if args.ablations:
-        unasked = {**BOOSTS, "asked": 0.0}
-        flat = {**unasked, "heading": 1.0, "term": 1.0, "same_language": 1.0}
-        bare = {
-            "asked": False,
-            "word_odds": False,
-            "spelling": False,
-            "expansion": False,
-            "player_words": False,
-            "terms": False,
-            "dense": False,
-            "glossary_weight": 1.0,
-            "named_book_weight": 1.0,
-            "newest_weight": 1.0,
-        }
-        pipelines |= {
-            "plain_bm25": Pipeline(**bare, boosts=flat),
-            "bm25+boosts": Pipeline(**bare, boosts=dict(BOOSTS)),
-            "bm25+boosts+concept_expansion": Pipeline(**{**bare, "expansion": True}, boosts=dict(BOOSTS)),
-            "bm25+boosts+passage_questions": Pipeline(**{**bare, "asked": True}, boosts=dict(BOOSTS)),
-            "embeddings_only": Pipeline(dense_weight=1.0),
-            "without_embeddings": Pipeline(dense=False),
-            "without_passage_questions": Pipeline(asked=False),
-            "without_question_adapter": Pipeline(adapter=False),
-            "passage_questions_in_embeddings_only": Pipeline(boosts=unasked),
-            "without_best_question_words": Pipeline(boosts={**BOOSTS, "best_question": 0.0}),
-            "passage_questions_in_words_only": Pipeline(asked_share=0.0),
-            "without_spelling": Pipeline(spelling=False),
-            "without_word_odds": Pipeline(word_odds=False),
-            "without_concept_expansion": Pipeline(expansion=False),
-            "without_phrasings": Pipeline(phrasings=False),
-            "without_phrasing_glosses": Pipeline(gloss=False),
-            "without_learned_player_words": Pipeline(player_words=False),
-            "without_newest_edition_words": Pipeline(newest_words=False),
-            "with_concept_tags": Pipeline(concepts=True),
-            "without_glossary_terms": Pipeline(terms=False),
-            "without_card_names_as_types": Pipeline(names_as_types=False),
-            "without_priors": Pipeline(glossary_weight=1.0, named_book_weight=1.0, newest_weight=1.0),
-            "without_rules_before_glossary_entries": Pipeline(glossary_weight=1.0),
-            "without_newest_rules_first": Pipeline(newest_weight=1.0),
-            "without_following_glossary_links": Pipeline(follow_glossary=False),
-            "one_book_may_fill_the_top_five": Pipeline(per_book=5),
-            "flat_boosts": Pipeline(boosts=flat),
-        }
-    figures: dict = {"benchmark": "rules_quality", "questions": len([q for q in questions if q["split"] in splits])}  # type: ignore[type-arg]
+    questions = questions_of(splits)
+    import_index_for(questions)
+    pipelines = all_pipelines(args.ablations)
+    figures: dict = {"benchmark": "rules_quality", "questions": len(questions)}  # type: ignore[type-arg]
     for split in splits:
         subset = [q for q in questions if q["split"] == split]
         for name, pipeline in pipelines.items():
