@@ -49,7 +49,7 @@ def test_the_rule_ranks_before_its_glossary_entry_and_restatements_by_closeness(
         Hit(far + n, "core", kind, 1.0) for n, kind in enumerate(["glossary", "reference", "play-example"], 1)
     ]
     question, _ = prepare("how do I bury a card", "pacg")
-    ranked = _rerank([*restatements, Hit(far, "core", "step", 0.95)], question, FULL, [])
+    ranked = _rerank([*restatements, Hit(far, "core", "step", 0.96)], question, FULL, [])
     assert [hit.kind for hit in ranked] == ["reference", "play-example", "step", "glossary"]
 
 
@@ -173,14 +173,14 @@ def test_players_words_find_the_rule_in_the_books_words():
 def test_a_definition_in_the_answer_brings_the_rule_it_refers_to():
     results = ask("what does acquire mean").results
     headings = [r["heading"] for r in results]
-    # The definition comes first or right after the step that attempts it ("Check to Acquire",
-    # as near since the map on question vectors), and the rule it names right after it.
+    # The definition answers near the top, and the rule it names comes just before it (the
+    # answer quotes the definition apart; the rule is what settles the argument).
     definition = headings.index("Acquire")
-    assert definition <= 1, headings
+    assert definition <= 2, headings
     assert "See Encountering a Card" in results[definition]["text"]
-    assert headings[definition + 1] == "Encountering a Card", headings
+    assert headings[definition - 1] == "Encountering a Card", headings
     without = [h.pid for h in search_passages("what does acquire mean", pipeline=Pipeline(follow_glossary=False)).hits]
-    assert results[definition + 1]["id"] not in without[:5]
+    assert results[definition - 1]["id"] not in without[:5]
 
 
 def test_spelling_is_corrected_from_the_books_in_the_questions_language():
