@@ -110,6 +110,8 @@ def validate_entry(entry: Any, *, where: str) -> None:
         raise RulebookImportError(f"{where}: language {entry['language']!r} has no analyzer (en, es)")
 
 
+# Raised when the splitting or the links found change, so that `bootstrap` imports the books again.
+SPLITTING_VERSION = "2: a linked title may end in ! or ?"
 _SEE = re.compile(
     r"(?:see|véase|ver)\s+(?:the\s+)?[«\"“]?(?P<title>[A-ZÁÉÍÓÚ¿][^()«»\"“”]{2,80}?)[»\"”]?"
     r"\s+(?:on|en la)\s+(?:page|página)\s+(?P<page>\d+)"
@@ -121,9 +123,13 @@ _SEE = re.compile(
 def _links(passages: list[SplitPassage], anchors: list[str]) -> list[list[dict[str, Any]]]:
     """Resolve "see X on page N" to the passage headed X; learn which page each such heading is
     on, and resolve bare "on page N" through what was learned."""
+
+    def key_of(title: str) -> str:  # "See If the Villain Has Nowhere to Escape to, You Win! on page 10"
+        return fold(title).strip().rstrip("!?.").strip()
+
     by_heading: dict[str, str] = {}
     for passage, anchor in zip(passages, anchors, strict=True):
-        key = fold(passage.heading)
+        key = key_of(passage.heading)
         by_heading.setdefault(key, anchor)
         if ":" in key:  # "Villain Step: Determine Whether..." is also found by its step name
             by_heading.setdefault(key.split(":", 1)[1].strip(), anchor)
@@ -133,7 +139,7 @@ def _links(passages: list[SplitPassage], anchors: list[str]) -> list[list[dict[s
         refs = []
         for match in _SEE.finditer(passage.text):
             if match.group("title"):
-                target = by_heading.get(fold(match.group("title")).strip())
+                target = by_heading.get(key_of(match.group("title")))
                 if target:
                     pages.setdefault(match.group("page"), target)
                 refs.append((match.start(), match.end(), target, match.group("page")))
@@ -157,9 +163,11 @@ def import_rulebook(
     """Split a book into passages and store them, replacing the book's previous passages.
     Importing the same text, entry and questions again changes nothing."""
     validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
-    # The digest covers what the passages are made from, the model that embeds them included.
+    # The digest covers what the passages are made from, the model that embeds them and the
+    # splitting's version included.
     asked = repr(sorted(questions.questions.items())) if questions else ""
-    digest = hashlib.sha256((repr(sorted(entry.items())) + text + asked + MODEL_ID).encode()).hexdigest()
+    made_of = repr(sorted(entry.items())) + text + asked + MODEL_ID + SPLITTING_VERSION
+    digest = hashlib.sha256(made_of.encode()).hexdigest()
     book = Rulebook.objects.filter(slug=entry["slug"]).first()
     if book is not None and book.source_sha256 == digest:
         return RulebookImport(

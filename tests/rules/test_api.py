@@ -102,6 +102,12 @@ def test_book_contents_and_passage_permalinks_with_cross_references(client):
     page = client.get(suffering.get_absolute_url()).content.decode()
     dying = Passage.objects.get(book__slug="core", heading="Suffering Damage")
     assert f'href="/rules/core/{dying.anchor}/"' in page  # "(see Suffering Damage on page 13)"
+    corner = client.get(Passage.objects.get(book__slug="core", kind="glossary", heading="Corner").get_absolute_url())
+    nowhere = Passage.objects.get(
+        book__slug="core", heading="Villain Step: If the Villain Has Nowhere to Escape to, You Win"
+    )
+    # "See If the Villain Has Nowhere to Escape to, You Win! on page 10": the heading, not page 10's first rule
+    assert f'href="/rules/core/{nowhere.anchor}/"' in corner.content.decode()
 
 
 def test_glossary_page_lists_every_books_terms(client):
