@@ -42,7 +42,8 @@ def set_skill(
 ) -> None:
     """Rulebook: "The skill you chose from the list, the skill you're using, and any skill referenced by
     that skill, are all added as traits to the check", with the character's traits and the
-    traits of a card played to determine the skill."""
+    traits of a card played to determine the skill. Classic: only the skill used, the skills it
+    references and the card's traits (see Ruleset.core_check_traits)."""
     sheet = game.character(check["character"])
     die, modifier, skill_traits = resolve_skill(sheet["skills"], skill)
     check["alternative"] = alternative
@@ -55,12 +56,11 @@ def set_skill(
     check["modifier"] = modifier + plus
     if extra_dice:
         add_dice(check, extra_dice, label or "power")
-    traits = [
-        listed,
-        *skill_traits,
-        *game.character_definition(check["character"]).get("traits", []),
-        *(extra_traits or []),
-    ]
+    if game.ruleset.core_check_traits:
+        traits = [listed, *skill_traits, *game.character_definition(check["character"]).get("traits", [])]
+    else:
+        traits = list(skill_traits)
+    traits += extra_traits or []
     check["traits"] = _unique(traits)
     check["difficulty"] = difficulty(check["alternatives"][alternative], game.adventure_for(check.get("against")))
     _apply_passives(game, check, found_passives or check_passives(game, check["character"]))

@@ -80,7 +80,7 @@ def _immediate(
     elif name == "bless":
         assert check is not None
         assembly.bless(check, int(value), label)
-        if card is not None:
+        if card is not None and game.ruleset.deity_traits:
             deities = [trait for trait in game.definition(card)["traits"] if trait.startswith("Deity")]
             check["traits"] = list(dict.fromkeys(check["traits"] + [d.split(":", 1)[-1].strip() for d in deities]))
     elif name == "add_trait":
@@ -155,13 +155,13 @@ def _possible(game: Game, character: str, effects: list[dict[str, Any]]) -> bool
     return True
 
 
-def heal(game: Game, character: str, count: int, exclude: str | None = None) -> None:
+def heal(game: Game, character: str, count: int, exclude: set[str | None] | None = None) -> None:
     """Rulebook: "shuffle the specified number ... of random cards from your discards into your
     deck. If you're discarding a card to heal yourself, exclude that card"."""
     sheet = game.character(character)
     healed = []
     for _ in range(count):
-        candidates = [card for card in sheet["discards"] if card != exclude]
+        candidates = [card for card in sheet["discards"] if card not in (exclude or ())]
         if not candidates:
             break
         card = candidates[game.pick(candidates, f"discards:{character}")]
@@ -213,7 +213,9 @@ def _run_effect(game: Game, step: Step, effect: dict[str, Any]) -> None:
     context = step["context"]
     sheet = game.character(character)
     if name == "heal":
-        heal(game, character, int(value), exclude=context.get("card"))
+        # "If you're discarding a card to heal yourself, exclude that card": the card played
+        # and the card paid with are both excluded.
+        heal(game, character, int(value), exclude={context.get("card"), context.get("pay")})
     elif name == "draw":
         if isinstance(value, dict) and value.get("from") == "vault":
             gain_new(game, character, value["type"])
@@ -262,7 +264,12 @@ def _run_effect(game: Game, step: Step, effect: dict[str, Any]) -> None:
     elif name == "lasting":
         lasting = dict(value)
         duration = lasting.pop("duration", "turn")
-        game.state["effects"].append({"character": character, "duration": duration, "passive": lasting})
+        effect = {"character": character, "duration": duration, "passive": lasting}
+        if duration == "encounter":
+            # It ends with its own encounter, not with a summoned encounter nested inside it.
+            encounter = game.step_by_id(context.get("encounter")) or game.innermost("encounter")
+            effect["encounter"] = encounter["id"] if encounter else None
+        game.state["effects"].append(effect)
     elif name == "examine":
         location = context.get("target") or game.location_of(character)
         examine(game, character, location, int(value.get("count", 1)))
@@ -307,20 +314,46 @@ def _summon(game: Game, step: Step, spec: Any) -> None:
     from .encounter import start_encounter
 
     character = step["character"]
+    summoner = game.step_by_id(step["context"].get("encounter"))
+    summoner_id = game.card_id(summoner["card"]) if summoner else None
+    chain = list(summoner["origin"].get("summoned_by", [])) if summoner and summoner["origin"].get("summoned") else []
+    if chain and not game.ruleset.summoned_may_summon:
+        _summon_refused(game, character, summoner_id, "summoned cards cannot cause other cards to be summoned")
+        return
+    found = None
     if spec == "danger":
         dangers = game.state["table"]["dangers"]
         if not dangers:
             return
-        card = game.new_instance(game.card_id(dangers[game.pick(dangers, "danger")]), ephemeral=True)
+        card_id = game.card_id(dangers[game.pick(dangers, "danger")])
     elif "card" in spec:
-        card = game.vault_named(spec["card"])
+        card_id = spec["card"]
     else:
         found = game.vault_random(spec["type"], f"summon:{spec['type']}")
         if found is None:
             return
+        card_id = game.card_id(found)
+    if chain and card_id in (summoner_id, chain[-1]):
+        if found is not None:
+            game.to_vault(found)
+        what = "itself" if card_id == summoner_id else "the card that summoned it"
+        _summon_refused(game, character, summoner_id, f"a summoned card can't cause you to summon a copy of {what}")
+        return
+    if found is not None:
         card = found
-    game.emit("summoned", character=character, cards=[game.card_id(card)])
-    start_encounter(game, character, card, {"summoned": True})
+    elif spec == "danger":
+        card = game.new_instance(card_id, ephemeral=True)
+    else:
+        card = game.vault_named(card_id)
+    game.emit("summoned", character=character, cards=[card_id])
+    origin: dict[str, Any] = {"summoned": True}
+    if summoner_id is not None:
+        origin["summoned_by"] = [*chain, summoner_id]
+    start_encounter(game, character, card, origin)
+
+
+def _summon_refused(game: Game, character: str, summoner: str | None, why: str) -> None:
+    game.emit("summon_refused", character=character, card=summoner, reason=why, rule="Summoned Cards and New Cards")
 
 
 def describe(effects: list[dict[str, Any]]) -> str:
@@ -387,9 +420,13 @@ def push_damage(
     )
 
 
-def expire_effects(game: Game, duration: str, character: str | None = None) -> None:
+def expire_effects(game: Game, duration: str, character: str | None = None, encounter: int | None = None) -> None:
     game.state["effects"] = [
         effect
         for effect in game.state["effects"]
-        if not (effect["duration"] == duration and (character is None or effect["character"] == character))
+        if not (
+            effect["duration"] == duration
+            and (character is None or effect["character"] == character)
+            and (encounter is None or effect.get("encounter") in (None, encounter))
+        )
     ]

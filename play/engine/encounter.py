@@ -35,8 +35,8 @@ CORE_PHASES = (
     "return",
     "villain_close",
     "escape",
-    "close",
     "finish",
+    "close",
 )
 
 
@@ -312,7 +312,7 @@ class Encounter(StepHandler):
                 role = game.story_bane(card)
                 if role and role.get("closing") and _local_location(step) and "summoned" not in step["origin"]:
                     step["close_opportunity"] = True
-                self._skip_to(game, step, "close")
+                self._skip_to(game, step, "finish")
             else:
                 self._skip_to(game, step, "villain_close")
             hook(game, step, "defeated")
@@ -352,7 +352,7 @@ class Encounter(StepHandler):
             return
         if step["card"] in game.state["encountered"] and not step.get("handed_over"):
             _return_to_origin(game, step, step.get("destination"))
-        self._skip_to(game, step, "close")
+        self._skip_to(game, step, "finish")
 
     # -- villain steps --------------------------------------------------------------------------
     def _villain_close(self, game: Game, step: Step) -> None:
@@ -428,7 +428,9 @@ class Encounter(StepHandler):
         game.emit("villain_escaped", card=game.effective_id(card), locations=unguarded)
 
     def _close(self, game: Game, step: Step) -> None:
-        self._next(step)
+        # The encounter is over (cards forget it: a henchman's immunities and the encounter's
+        # lasting effects do not reach the closing check), so it leaves the stack first.
+        game.pop(step)
         here = _local_location(step)
         character = step["character"]
         if (
@@ -446,7 +448,7 @@ class Encounter(StepHandler):
         self._next(step)
         if step["card"] in game.state["encountered"] and not step.get("handed_over"):
             _return_to_origin(game, step)
-        expire_effects(game, "encounter")
+        expire_effects(game, "encounter", encounter=step["id"])
         game.emit("encounter_ended", character=step["character"], card=game.effective_id(step["card"]))
 
     def abort(self, game: Game, step: Step) -> None:

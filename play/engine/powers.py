@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import BOON_TYPES
 from .checks import resolve_skill
 from .errors import IllegalAction
 from .game import Game, Step, timings_in
@@ -25,6 +24,7 @@ RULE_PLAYING = "Playing Cards: play a card only when it allows it; each power on
 RULE_FROM_HAND = "Dealing with Cards: a card you play must come from your hand unless it is displayed"
 RULE_IMMUNE = "Encountering a Card: you may not play cards that have a trait the card you encounter is immune to"
 RULE_SITUATION = "Dealing with Cards: you may not use a power that doesn't apply to your current situation"
+RULE_ONE_POWER = "Playing Cards: when you play a boon that has multiple powers, choose only one of them, even freely"
 RULE_REVEAL = "Reveal: you may not reveal the same card for its power more than once per check or step"
 
 
@@ -286,8 +286,23 @@ def _sources(game: Game, scene: Scene, character: str) -> list[tuple[str, str | 
 
 
 def _use_key(character: str, source: str, card: str | None, power: dict[str, Any]) -> str:
-    # Character, location and hour powers are used once per step whatever card pays for them.
+    # A card played from the hand or the table is used for one of its powers per step (Core:
+    # "you choose only one of them", the Bracers of Protection example), so its key names the
+    # card, not the power. Character, location and hour powers are used once per step whatever
+    # card pays for them; a grant ("you may additionally ...") is part of the power it came from.
+    if source in ("hand", "displayed"):
+        return f"{character}|card|{card}"
     return f"{character}|{source}|{card or ''}|{power['id']}"
+
+
+def once_per_turn(source: str, power: dict[str, Any]) -> bool:
+    """Between the steps of a turn cards and powers are used without limit; only a power that
+    costs no card (a reveal, a location's "you may examine") is used once per turn, or it could
+    be repeated for ever."""
+    cost = power.get("cost")
+    if source in ("character", "location", "hour"):
+        return not isinstance(cost, dict)
+    return cost in (None, "reveal")
 
 
 def _variants(
@@ -348,9 +363,13 @@ def power_failure(
     """Why this power cannot be used now (message, rule), or None."""
     if not game.alive(character):
         return "a dead character cannot do anything", "Dying"
-    if _use_key(character, source, card, power) in scene.step.get("used", []):
+    between_steps = scene.extra.get("between_steps", False)
+    used = _use_key(character, source, card, power) in scene.step.get("used", [])
+    if used and (not between_steps or once_per_turn(source, power)):
         if source == "hand" and power.get("cost") == "reveal":
             return "that card was already revealed for its power during this step", RULE_REVEAL
+        if source in ("hand", "displayed"):
+            return "that card was already played for one of its powers during this step", RULE_ONE_POWER
         return "that power was already used during this step", RULE_PLAYING
     failure = _situation_failure(game, scene, character, power)
     if failure:
@@ -360,9 +379,9 @@ def power_failure(
     )
     if failure:
         return failure, RULE_IMMUNE
-    if source in ("hand", "displayed") and card is not None and not power.get("freely"):
+    if source in ("hand", "displayed") and card is not None and not power.get("freely") and not between_steps:
         card_type = game.card_type(card)
-        if card_type in BOON_TYPES:
+        if card_type in game.ruleset.limited_types:
             failure, _ = boon_limit_failure(game, scene, character, card_type)
             if failure:
                 return failure, rule_boon_limit(game)
@@ -495,7 +514,7 @@ def pay_and_record(game: Game, scene: Scene, action: dict[str, Any], power: dict
         )
     if source in ("hand", "displayed") and card is not None:
         card_type = game.card_type(card)
-        if card_type in BOON_TYPES:
+        if card_type in game.ruleset.limited_types:
             freely = bool(power.get("freely"))
             if not freely:
                 _, freely = boon_limit_failure(game, scene, character, card_type)

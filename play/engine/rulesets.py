@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .cards import BOON_TYPES
 from .errors import SetupError
 
 
@@ -38,6 +39,17 @@ class Ruleset:
     story_bane_fill: Literal["proxy", "copies"]
     # zones a dead character buries (classic: "Bury your deck, hand, and discard pile")
     dead_bury: tuple[str, ...]
+    # core: "Your character's traits are also added to the check" and the skill chosen from the
+    # list (Combat) is a trait; classic adds only the skill used and the skills it references
+    core_check_traits: bool
+    # core: a blessing with the trait "Deity: X" adds X to the check; classic has no such rule
+    deity_traits: bool
+    # core: "A summoned card can't cause you to summon a copy of itself or of the card that
+    # summoned it"; classic: "Summoned cards cannot cause other cards to be summoned"
+    summoned_may_summon: bool
+    # the card types the one-of-each-type limit counts: boons (core: "one of each type of
+    # boon"); classic: "no more than 1 card of each type", so cohorts too
+    limited_types: tuple[str, ...]
 
     def boon_limit_text(self) -> str:
         if self.boon_limit == "party":
@@ -59,6 +71,10 @@ CORE_2019 = Ruleset(
     closed_locations_leave_play=True,
     story_bane_fill="proxy",
     dead_bury=("deck", "hand", "recovery", "displayed", "discards"),
+    core_check_traits=True,
+    deity_traits=True,
+    summoned_may_summon=True,
+    limited_types=BOON_TYPES,
 )
 
 CLASSIC = Ruleset(
@@ -75,6 +91,10 @@ CLASSIC = Ruleset(
     closed_locations_leave_play=False,
     story_bane_fill="copies",
     dead_bury=("deck", "hand", "discards"),
+    core_check_traits=False,
+    deity_traits=False,
+    summoned_may_summon=False,
+    limited_types=(*BOON_TYPES, "cohort"),
 )
 
 RULESETS = {ruleset.name: ruleset for ruleset in (CORE_2019, CLASSIC)}

@@ -42,6 +42,9 @@ def _options(setup: dict[str, Any], scenario: dict[str, Any]) -> dict[str, Any]:
             raise SetupError(f"unknown location size {size!r}; use small, medium or large")
     if options["hourglass_size"] < 1:
         raise SetupError("the hourglass needs at least one blessing")
+    characters = setup.get("characters") or []
+    if characters:
+        location_list(scenario, len(characters), options["location_count_delta"])  # refuses what it cannot do
     increases = _challenge_increases(options)
     if increases < MODES[mode]:
         raise SetupError(
@@ -145,7 +148,7 @@ def build(setup: dict[str, Any], *, seed: str | None, ruleset: str, source: Any)
     characters = setup.get("characters") or []
     if not characters:
         raise SetupError("a scenario needs at least one character")
-    locations = _set_out_locations(game, scenario, len(characters) + options["location_count_delta"])
+    locations = _set_out_locations(game, location_list(scenario, len(characters), options["location_count_delta"]))
     state["scenario"] = {
         "id": scenario_id,
         "name": scenario.get("name", scenario_id),
@@ -174,16 +177,34 @@ def build(setup: dict[str, Any], *, seed: str | None, ruleset: str, source: Any)
     return game
 
 
-def _set_out_locations(game: Game, scenario: dict[str, Any], count: int) -> list[str]:
-    """Rulebook: "use all of the locations listed up to the number of characters you have"; Play It Your
-    Way may use one location list fewer or more."""
+def location_list(scenario: dict[str, Any], characters: int, delta: int = 0) -> list[str]:
+    """Rulebook: "use all of the locations listed up to the number of characters you have"; Play It
+    Your Way: "decrease the number of locations by 1 ... increase it by 1" (the next location the
+    scenario lists for more characters)."""
+    if delta not in (-1, 0, 1):
+        raise SetupError("Play It Your Way changes the number of locations by 1 at most (-1, 0 or 1)")
     listed = scenario.get("locations") or {}
     chosen: list[str] = []
+    spare: list[str] = []
     for needed in sorted(listed, key=int):
-        if int(needed) <= count:
-            chosen.extend(listed[needed])
+        (chosen if int(needed) <= characters else spare).extend(listed[needed])
     if not chosen:
-        raise SetupError(f"the scenario lists no locations for {count} characters")
+        raise SetupError(f"the scenario lists no locations for {characters} characters")
+    if delta == 1:
+        if not spare:
+            raise SetupError(
+                f"the scenario lists no location beyond the {len(chosen)} it uses for {characters} characters; "
+                "Play It Your Way cannot add one"
+            )
+        chosen.append(spare[0])
+    if delta == -1:
+        if len(chosen) == 1:
+            raise SetupError("the scenario uses a single location; Play It Your Way cannot remove it")
+        chosen.pop()
+    return chosen
+
+
+def _set_out_locations(game: Game, chosen: list[str]) -> list[str]:
     for location in chosen:
         if game.definition_of(location)["type"] != "location":
             raise SetupError(f"{location} is not a location")

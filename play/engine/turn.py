@@ -53,8 +53,12 @@ class GameRoot(StepHandler):
 
 
 def _turn_scene(game: Game, step: Step, window: str, **extra: Any) -> Scene:
-    # Powers used between the steps of a turn count once per turn; explore powers once per
-    # exploration (the explore window is reset when an exploration starts).
+    # Rulebook: "You can play cards and use powers without limit in between these steps": no
+    # boon limit between steps, and a power that costs a card may be used again (see
+    # powers.once_per_turn). Explore powers count once per exploration (the explore window is
+    # reset when one starts).
+    if window == "turn":
+        extra["between_steps"] = True
     limits = step["windows"].setdefault(window, {"used": [], "played": [], "grants": []})
     return Scene(window, limits, step["character"], extra=extra)
 
@@ -300,10 +304,28 @@ class EndTurn(StepHandler):
     def run(self, game: Game, step: Step) -> Decision | None:
         character = step["character"]
         if step["phase"] == "effects":
-            step["phase"] = "recovery"
+            step["phase"] = "play"
             if game.alive(character):
                 turn_effects(game, character, "end_of_turn")
             return None
+        if step["phase"] == "play":
+            # Both rulebooks: while the end-of-turn effects happen you may play cards and use
+            # powers (unless a power ended the turn, which skips this step: flow.unwind_turn).
+            scene = _turn_scene(game, game.innermost("turn") or step, "turn")
+            choices = options(game, scene, [character]) if game.alive(character) else []
+            if not choices:
+                step["phase"] = "recovery"
+                return None
+            return decide(
+                game,
+                step,
+                "end_turn",
+                character,
+                "End of your turn: play cards?",
+                choices,
+                can_pass=True,
+                pass_label="End the turn",
+            )
         order = game.state["table"]["order"]
         # The turn's character first, then the others in seating order: a card banished on
         # someone else's turn is recovered at the end of that turn too.
@@ -331,6 +353,14 @@ class EndTurn(StepHandler):
         game.emit("turn_ended", character=character)
         game.pop(step)
         return None
+
+    def answer(self, game: Game, step: Step, chosen: dict[str, Any]) -> None:
+        action = chosen["action"]
+        if action["type"] == "pass":
+            step["phase"] = "recovery"
+            return
+        scene = _turn_scene(game, game.innermost("turn") or step, "turn")
+        perform(game, scene, action, usable_power(game, scene, action))
 
 
 @register
