@@ -41,6 +41,11 @@ def validate_definition(card_id: str, definition: dict[str, Any]) -> dict[str, A
     definition.setdefault("name", card_id.split(".", 1)[-1].replace("-", " ").title())
     for key in ("traits", "immune", "vulnerable", "resistant", "powers"):
         definition.setdefault(key, [])
+    if definition.get("declare"):
+        # Powers not encoded: the players declare them (declared.py).
+        from .declared import templates
+
+        definition["powers"] = [*definition["powers"], *templates(definition["type"])]
     for index, power in enumerate(definition["powers"]):
         if not isinstance(power, dict):
             raise SetupError(f"card {card_id}: power {index} must be a mapping")

@@ -10,6 +10,7 @@ from .cards import is_bane, is_boon
 from .check import push_check
 from .checks import parse_check
 from .effects import expire_effects, push_effects, suffer_scourge
+from .errors import EngineError, IllegalAction
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
 from .requirements import requirement, requirement_options
@@ -38,6 +39,9 @@ CORE_PHASES = (
     "finish",
     "close",
 )
+
+
+RULE_ENTER = "Encountering a Card: attempt the check the card lists (entered by the player when the data lacks it)"
 
 
 @lru_cache(maxsize=8)
@@ -196,7 +200,10 @@ class Encounter(StepHandler):
         card = step["card"]
         definition = game.definition(card)
         if "sequence" not in step:
-            step["sequence"] = parse_check(definition.get("check"))
+            text = definition.get("check") or game.state.get("entered_checks", {}).get(game.effective_id(card))
+            if text is None and definition.get("check_unknown"):
+                return self._ask_for_check(game, step, definition)
+            step["sequence"] = parse_check(text)
             step["next_check"] = 0
             if is_boon(definition) and game.ruleset.boon_acquisition == "may" and step["sequence"]:
                 step["asking"] = "acquire"
@@ -261,9 +268,30 @@ class Encounter(StepHandler):
         local = game.local_characters(game.location_of(encounterer))
         return [encounterer] + [name for name in local if name != encounterer]
 
+    @staticmethod
+    def _ask_for_check(game: Game, step: Step, definition: dict[str, Any]) -> Decision:
+        """The card data leaves this card's check unknown: the player who encounters it enters
+        the check as printed, once; the session keeps it for every copy."""
+        player = game.player_of(step["character"])
+        entry = option({"type": "enter_check"}, f"Enter the check printed on {definition['name']}", player)
+        entry["enter"] = {"check": "e.g. Combat 9 + AN, or Dexterity or Acrobatics 6 then Combat 8"}
+        prompt = f"{definition['name']}: what check does the card ask for? Enter it as printed"
+        return decide(game, step, "enter_check", step["character"], prompt, [entry])
+
     def answer(self, game: Game, step: Step, chosen: dict[str, Any]) -> None:
         action = chosen["action"]
-        if action["type"] == "acquire":
+        if action["type"] == "enter_check":
+            text = action.get("check")
+            try:
+                parsed = parse_check(text) if isinstance(text, str) and text.strip() else None
+            except EngineError as error:
+                raise IllegalAction(error.message, rule=RULE_ENTER) from None
+            if not parsed:
+                raise IllegalAction("enter the check as printed, e.g. 'Combat 9 + AN'", rule=RULE_ENTER)
+            card_id = game.effective_id(step["card"])
+            game.state["entered_checks"] = {**game.state.get("entered_checks", {}), card_id: text.strip()}
+            game.emit("check_entered", character=step["character"], card=card_id, check=text.strip())
+        elif action["type"] == "acquire":
             step.pop("asking")
         elif action["type"] == "decline":
             step.pop("asking")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .declared import DECLARED_KEYS
 from .errors import EngineError
 from .game import Decision, Game, Step
 
@@ -98,10 +99,18 @@ def normalise(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def find_option(decision: Decision, player: str, action: dict[str, Any]) -> dict[str, Any] | None:
+    """The option an action answers. A declared power's option is a template: the action adds
+    what the player declares (checked when the power is used, declared.declared_power); an
+    option with `enter` takes the values it names (an unknown check, say)."""
     wanted = normalise(action)
     for entry in decision["options"]:
-        if entry["player"] == player and entry["action"] == wanted:
+        if entry["player"] != player:
+            continue
+        if entry["action"] == wanted:
             return entry
+        free = DECLARED_KEYS if "declare" in entry else tuple(entry.get("enter", ()))
+        if free and entry["action"] == {k: v for k, v in wanted.items() if k not in free}:
+            return {**entry, "action": wanted}
     return None
 
 

@@ -18,4 +18,36 @@ def random_action(state: State, rng: random.Random) -> tuple[str, dict[str, Any]
         cards = rng.sample(selection["cards"], selection["count"])
         return str(decision["players"][0]), {"type": "select", "cards": cards}
     entry = rng.choice(decision["options"])
-    return entry["player"], entry["action"]
+    return entry["player"], complete(entry, rng)
+
+
+# A value for each effect a declaration may hold (declared.WINDOW_EFFECTS).
+EXAMPLE_EFFECTS: dict[str, Any] = {
+    "use_skill": {"add": "1d6"},
+    "add_die": "1d4",
+    "add": 1,
+    "add_trait": ["Magic"],
+    "bless": 1,
+    "reduce_damage": {"amount": 1},
+    "evade": True,
+    "heal": 1,
+    "draw": 1,
+    "examine": {"count": 1},
+    "explore_again": True,
+}
+
+
+def complete(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The option's action, with a random declaration for a declared power's template and an
+    entered check where the option asks for one."""
+    action = dict(entry["action"])
+    if "declare" in entry:
+        offered = entry["declare"]
+        effect = rng.choice(offered["effects"])
+        action.update(effects=[{effect: EXAMPLE_EFFECTS[effect]}], skill=rng.choice(["Strength", "Melee", "Arcane"]))
+        cost = rng.choice(offered["costs"])
+        if cost is not None and action.get("source") in ("hand", "displayed"):
+            action["cost"] = cost
+    if "check" in entry.get("enter", {}):
+        action["check"] = rng.choice(["Combat 6", "Dexterity or Acrobatics 5 + AN", "Wisdom 4 then Combat 7"])
+    return action

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .checks import resolve_skill
+from .declared import declared_power, offered
 from .errors import IllegalAction
 from .game import Game, Step, timings_in
 
@@ -404,8 +405,9 @@ def options(game: Game, scene: Scene, characters: list[str]) -> list[dict[str, A
                 continue
             name = game.name(card) if card else _source_name(game, character, source)
             label = f"{name}: {power.get('text') or power['id']}"
+            extra = {"declare": offered(power["timing"], source)} if power.get("declare") else {}
             for action in _variants(game, scene, character, source, card, power):
-                found.append({"action": action, "label": label, "player": player, "character": character})
+                found.append({"action": action, "label": label, "player": player, "character": character, **extra})
     return found
 
 
@@ -434,7 +436,23 @@ def usable_power(game: Game, scene: Scene, action: dict[str, Any]) -> dict[str, 
     power = find_power(game, scene, action)
     if power is None or power_failure(game, scene, action["character"], action["source"], action.get("card"), power):
         raise IllegalAction("that power cannot be used now")
+    if power.get("declare"):
+        power = declared_power(power, action, action["source"], game.character(action["character"])["hand"])
+        _declared_skill(scene, power, action)
     return power
+
+
+def _declared_skill(scene: Scene, power: dict[str, Any], action: dict[str, Any]) -> None:
+    """A declared "use a skill" plays on the check's combat alternative (or the one listing the
+    skill), as an encoded weapon or spell would."""
+    for effect in power["effects"]:
+        if "use_skill" in effect and scene.check is not None:
+            skill = effect["use_skill"]["skills"][0]
+            alternatives = scene.check["alternatives"]
+            action["skill"] = skill
+            action["alternative"] = next(
+                (i for i, alt in enumerate(alternatives) if "Combat" in alt["skills"] or skill in alt["skills"]), 0
+            )
 
 
 def explain(game: Game, scene: Scene | None, action: dict[str, Any]) -> tuple[str, str]:
@@ -511,6 +529,17 @@ def pay_and_record(game: Game, scene: Scene, action: dict[str, Any], power: dict
             source=source,
             power=power["id"],
             card=game.card_id(card) if card else None,
+        )
+    if power.get("declared"):
+        game.emit(
+            "power_declared",
+            character=character,
+            player=game.player_of(character),
+            card=game.card_id(card) if card else None,
+            source=source,
+            text=power["text"],
+            effects=power["effects"],
+            cost=power.get("cost"),
         )
     if source in ("hand", "displayed") and card is not None:
         card_type = game.card_type(card)

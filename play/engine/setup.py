@@ -121,6 +121,7 @@ def _empty_state(ruleset: str, seed: str, definitions: dict[str, Any]) -> State:
         "vault": {},
         "removed": [],
         "encountered": [],
+        "entered_checks": {},
         "set_aside": [],
         "ephemeral": [],
         "gone": [],

@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from play.engine import apply, new_game, replay
+from play.engine.cards import validate_definition
+from play.engine.policy import complete
 from play.engine.sandbox import sandbox_setup
 
 from .driver import all_cards
@@ -44,7 +46,7 @@ def play(state: dict[str, Any], picks: st.DataObject, *, rng: random.Random) -> 
         else:
             index = picks.draw(st.integers(0, len(decision["options"]) - 1), label=decision["kind"])
             entry = decision["options"][index]
-            player, action = entry["player"], entry["action"]
+            player, action = entry["player"], complete(entry, rng)
         before = snapshot(state)
         previous, (state, events) = state, apply(state, player, action)
         assert snapshot(previous) == before, "apply changed the state it was given"
@@ -74,6 +76,38 @@ def test_random_legal_play_keeps_every_card_in_one_place_and_replays_exactly(
     )
     check_invariants(initial)
     final, log = play(initial, picks, rng=random.Random(seed))
+    assert replay(initial, log) == final
+
+
+def with_declared_cards(setup: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The setup with about half its boons and characters made unencoded (played by declaring
+    their powers) and about a third of its monsters with an unknown check (entered when met)."""
+    cards = {}
+    for card_id, definition in setup["cards"].items():
+        kind = definition["type"]
+        if kind in ("weapon", "spell", "armor", "item", "ally", "blessing", "character") and rng.random() < 0.5:
+            bare = {key: value for key, value in definition.items() if key not in ("powers", "passive")}
+            definition = validate_definition(card_id, {**bare, "declare": True})
+        elif kind == "monster" and rng.random() < 0.3:
+            definition = {**definition, "check": None, "check_unknown": True}
+        cards[card_id] = definition
+    return {**setup, "cards": cards}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    ruleset=st.sampled_from(["core-2019", "classic"]),
+    characters=st.integers(1, 4),
+    seed=st.text(min_size=1, max_size=8),
+    picks=st.data(),
+)
+def test_random_play_with_declared_powers_and_entered_checks_keeps_cards_in_one_place_and_replays(
+    ruleset: str, characters: int, seed: str, picks: st.DataObject
+) -> None:
+    rng = random.Random(seed)
+    setup = with_declared_cards(sandbox_setup(characters, options={"location_size": "small"}), rng)
+    initial = new_game(setup, seed=seed, ruleset=ruleset)
+    final, log = play(initial, picks, rng=rng)
     assert replay(initial, log) == final
 
 
