@@ -36,6 +36,7 @@ api_patterns = [
     path("characters/<int:character_id>/deck/", campaigns_api.DeckAPI.as_view(), name="characters-deck"),
     path("play/sessions/", play_api.SessionListAPI.as_view(), name="play-sessions"),
     path("play/sessions/<str:session_id>/", play_api.SessionAPI.as_view(), name="play-session"),
+    path("play/sessions/<str:session_id>/finish/", play_api.FinishAPI.as_view(), name="play-finish"),
     path("play/sessions/<str:session_id>/pending/", play_api.PendingAPI.as_view(), name="play-pending"),
     path("play/sessions/<str:session_id>/actions/", play_api.ActionsAPI.as_view(), name="play-actions"),
     path("play/sessions/<str:session_id>/preview/", play_api.PreviewAPI.as_view(), name="play-preview"),

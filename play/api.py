@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 from pacg_site.api import DomainError
 
 from . import engine
-from .selectors import odds, session_for, sessions_for, viewer
-from .services import SCENARIOS, EngineRefusal, act, session_create
+from .selectors import odds, players_of, session_for, sessions_for, viewer
+from .services import SCENARIOS, EngineRefusal, act, session_create, session_finish
 
 
 class SessionInput(serializers.Serializer):
@@ -26,6 +26,11 @@ class SessionInput(serializers.Serializer):
     characters = serializers.ListField(child=serializers.CharField(), required=False)
     players = serializers.ListField(child=serializers.CharField(), required=False)
     options = serializers.DictField(required=False)
+    facts = serializers.DictField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="per party character id: skills, hand_size, favored, where the card data lacks them",
+    )
 
 
 class ActionInput(serializers.Serializer):
@@ -41,6 +46,7 @@ def summary(session: Any) -> dict[str, Any]:
         "status": session.status,
         "version": session.version,
         "party": session.party_id,
+        "logged": session.logged_seq,
         "players": {p.player: p.user.username for p in session.players.all()},
         "url": session.get_absolute_url(),
     }
@@ -70,11 +76,31 @@ class SessionAPI(APIView):
     def get(self, request: Request, session_id: str) -> Response:
         """The game as you may see it (never deck order, face-down cards or the seed), with an ETag."""
         session = session_for(request.user, session_id)
-        player = viewer(session, request.user)
-        etag = f'"{session.pk}-{session.version}-{player}"'
+        players = players_of(session, request.user)
+        etag = f'"{session.pk}-{session.version}-{"+".join(players)}"'
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        return Response(engine.view(session.state, player) | {"session": summary(session)}, headers={"ETag": etag})
+        return Response(engine.view(session.state, players) | {"session": summary(session)}, headers={"ETag": etag})
+
+
+class FinishAPI(APIView):
+    permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request: Request, session_id: str) -> Response:
+        """Write the finished scenario to the party's campaign log (a scenario_played entry: mode,
+        won or lost, who died, cards acquired and banished). 409 while playing or once written."""
+        session = session_for(request.user, session_id)
+        event = session_finish(session=session, by=request.user)
+        return Response(
+            {
+                "seq": event.seq,
+                "kind": event.kind,
+                "data": event.data,
+                "session": summary(session_for(request.user, session_id)),
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class PendingAPI(APIView):
@@ -85,7 +111,7 @@ class PendingAPI(APIView):
         """The decision waiting: who may answer, the legal options, and for a check the dice pool
         and the exact odds so far."""
         session = session_for(request.user, session_id)
-        shown = engine.view(session.state, viewer(session, request.user))
+        shown = engine.view(session.state, players_of(session, request.user))
         return Response(
             {"version": session.version, "status": session.status, "pending": shown["pending"], "check": shown["check"]}
         )
@@ -138,7 +164,7 @@ class PreviewAPI(APIView):
         if not isinstance(action, dict):
             raise DomainError('send the action to preview: {"action": {...}}')
         try:
-            result = engine.preview(session.state, viewer(session, request.user), action)
+            result = engine.preview(session.state, viewer(session, request.user, action), action)
         except engine.EngineError as error:
             raise EngineRefusal(error) from error
         return Response(result | {"version": session.version})
@@ -158,6 +184,7 @@ class EventsAPI(APIView):
         if not after.isdigit():
             raise DomainError("after must be a whole number", details={"after": after})
         actions = session.actions.filter(number__gt=int(after)).order_by("number")[:500]
+        people = {p.player: p.user.username for p in session.players.select_related("user")}
         return Response(
             {
                 "version": session.version,
@@ -169,6 +196,7 @@ class EventsAPI(APIView):
                         "label": a.label,
                         "version": a.version,
                         "events": engine.public_events(a.events),
+                        "report": engine.report(session.state, a.events, people),
                     }
                     for a in actions
                 ],

@@ -23,6 +23,8 @@ class GameSession(models.Model):
     state = OrderedJSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=20, default="playing")
+    # The party log entry the result was written to (POST .../finish/), once.
+    logged_seq = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -37,11 +37,26 @@ def _uuid_like(value: Any) -> bool:
     return True
 
 
-def viewer(session: GameSession, user: AbstractBaseUser) -> str:
-    """The user's engine player that the pending decision waits for, else their first (a user may
-    play several characters)."""
-    mine = list(session.players.filter(user=user).order_by("player").values_list("player", flat=True))
-    waiting = (session.state.get("pending") or {}).get("players", [])
+def players_of(session: GameSession, user: AbstractBaseUser) -> list[str]:
+    """The engine players this user answers for (one per character they play)."""
+    return list(session.players.filter(user=user).order_by("player").values_list("player", flat=True))
+
+
+def viewer(session: GameSession, user: AbstractBaseUser, action: dict[str, Any] | None = None) -> str:
+    """The user's engine player an action is for (a user may play several characters): the one
+    whose option it is, else the one who plays the character it names, else the one the pending
+    decision waits for, else their first."""
+    mine = players_of(session, user)
+    pending = session.state.get("pending") or {}
+    if action is not None:
+        wanted = {key: value for key, value in action.items() if key not in ("version", "key")}
+        for entry in pending.get("options", []):
+            if entry["player"] in mine and entry["action"] == wanted:
+                return str(entry["player"])
+        sheet = session.state["characters"].get(action.get("character") or "")
+        if sheet is not None and sheet["player"] in mine:
+            return str(sheet["player"])
+    waiting = pending.get("players", [])
     return next((player for player in mine if player in waiting), mine[0])
 
 

@@ -9,6 +9,7 @@ from .cards import load_definitions
 from .errors import EngineError, GameOver, IllegalAction, NotYourDecision, ReplayMismatch, SetupError, StaleVersion
 from .odds import chance, distribution, parse_dice
 from .randomness import ScriptedDice, SeededSource
+from .report import report
 from .rulesets import CLASSIC, CORE_2019, RULESETS, Ruleset, get_ruleset
 from .views import public_events
 
@@ -38,5 +39,6 @@ __all__ = [
     "preview",
     "public_events",
     "replay",
+    "report",
     "view",
 ]

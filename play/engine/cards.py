@@ -45,7 +45,11 @@ def validate_definition(card_id: str, definition: dict[str, Any]) -> dict[str, A
         # Powers not encoded: the players declare them (declared.py).
         from .declared import templates
 
-        definition["powers"] = [*definition["powers"], *templates(definition["type"])]
+        have = {power.get("id") for power in definition["powers"]}
+        definition["powers"] = [
+            *definition["powers"],
+            *(template for template in templates(definition["type"]) if template["id"] not in have),
+        ]
     for index, power in enumerate(definition["powers"]):
         if not isinstance(power, dict):
             raise SetupError(f"card {card_id}: power {index} must be a mapping")

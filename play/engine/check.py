@@ -83,8 +83,9 @@ def _would_be(game: Game, check: Step, action: dict[str, Any], found_passives: A
 
 
 def _describe(game: Game, check: Step) -> str:
-    against = f" against {game.name(check['against'])}" if check.get("against") else ""
-    return f"{check['character']}'s check to {check['purpose']}{against}"
+    against = f" the {game.name(check['against'])}" if check.get("against") else ""
+    purpose = {"recovery": "recover"}.get(check["purpose"], check["purpose"])
+    return f"{game.character_name(check['character'])}'s check to {purpose}{against}"
 
 
 @register

@@ -44,7 +44,7 @@ class Damage(StepHandler):
                 step,
                 "damage",
                 character,
-                f"{character} suffers {step['amount']} {step['type']} damage",
+                f"{game.character_name(character)} suffers {step['amount']} {step['type']} damage",
                 choices,
                 can_pass=True,
                 pass_label="Suffer the damage",

@@ -231,7 +231,7 @@ class Encounter(StepHandler):
             else:
                 player = game.player_of(step["character"])
                 choices = [
-                    option({"type": "attempter", "character": name}, f"{name} attempts it", player)
+                    option({"type": "attempter", "character": name}, f"{game.character_name(name)} attempts it", player)
                     for name in candidates
                 ]
                 alternatives = " or ".join(

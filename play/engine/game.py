@@ -266,6 +266,10 @@ class Game:
     def character_definition(self, character: str) -> dict[str, Any]:
         return self.definition_of(self.character(character)["card"])
 
+    def character_name(self, character: str) -> str:
+        """The character's card name ("Amiri"), for prompts and labels."""
+        return str(self.character_definition(character)["name"])
+
     def player_of(self, character: str) -> str:
         return str(self.character(character)["player"])
 

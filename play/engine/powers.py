@@ -220,7 +220,7 @@ def boon_limit_failure(game: Game, scene: Scene, character: str, card_type: str)
         if game.ruleset.boon_limit == "party" or play["character"] == character:
             if _free_extra_available(game, scene, character, card_type):
                 return None, True
-            who = "the party" if game.ruleset.boon_limit == "party" else character
+            who = "the party" if game.ruleset.boon_limit == "party" else game.character_name(character)
             return f"{who} already played a {card_type} during this step", False
     return None, False
 

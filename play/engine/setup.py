@@ -282,7 +282,9 @@ def _hourglass(game: Game, size: int) -> None:
     available = len(game.state["vault"].get("blessing", []))
     if available < size:
         raise SetupError(
-            f"the {game.ruleset.timer} needs {size} blessings but the {game.ruleset.card_pool} has {available}"
+            f"the {game.ruleset.timer} needs {size} blessings but the {game.ruleset.card_pool} has {available}: "
+            f"add blessings to the {game.ruleset.card_pool}, or play a smaller {game.ruleset.timer} "
+            "(Play It Your Way, option hourglass_size)"
         )
     hourglass = game.state["hourglass"]
     for _ in range(size):

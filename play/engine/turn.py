@@ -117,7 +117,11 @@ class Turn(StepHandler):
         player = game.player_of(character)
         others = [name for name in game.local_characters(game.location_of(character)) if name != character]
         choices = [
-            option({"type": "give", "card": card, "to": other}, f"Give {game.name(card)} to {other}", player)
+            option(
+                {"type": "give", "card": card, "to": other},
+                f"Give {game.name(card)} to {game.character_name(other)}",
+                player,
+            )
             for card in game.character(character)["hand"]
             for other in others
         ]

@@ -3,6 +3,7 @@ and cards the party has examined. Never deck order, face-down cards, or the seed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .check import Check
@@ -13,7 +14,7 @@ SECRET_EVENT_FIELDS = ("order", "index")
 
 
 def _card(game: Game, card: str) -> dict[str, str]:
-    return {"id": card, "card": game.effective_id(card), "name": game.name(card)}
+    return {"id": card, "card": game.effective_id(card), "name": game.name(card), "type": game.card_type(card)}
 
 
 def _faceup(game: Game, cards: list[str]) -> list[dict[str, str]]:
@@ -23,6 +24,7 @@ def _faceup(game: Game, cards: list[str]) -> list[dict[str, str]]:
 def _character(game: Game, name: str, sheet: dict[str, Any], mine: bool) -> dict[str, Any]:
     return {
         "name": name,
+        "card_name": game.character_name(name),
         "character": sheet["card"],
         "player": sheet["player"],
         "location": sheet["location"],
@@ -59,23 +61,25 @@ def _location(game: Game, name: str) -> dict[str, Any]:
     }
 
 
-def _pending(game: Game, player: str) -> dict[str, Any] | None:
+def _pending(game: Game, players: set[str]) -> dict[str, Any] | None:
     decision = game.state["pending"]
     if decision is None:
         return None
-    if player not in decision["players"]:
+    if not players & set(decision["players"]):
         return {"kind": decision["kind"], "prompt": decision["prompt"], "waiting_for": decision["players"]}
     shown = dict(decision)
     # Other players' options name the cards in their hands: each player sees only their own.
-    shown["options"] = [entry for entry in decision["options"] if entry["player"] == player]
+    shown["options"] = [entry for entry in decision["options"] if entry["player"] in players]
     shown["by_card"] = powers_by_card(shown["options"])
     return shown
 
 
-def view(state: State, player: str) -> dict[str, Any]:
+def view(state: State, player: str | Sequence[str]) -> dict[str, Any]:
+    """What one player sees (or one person who plays several of the engine's players)."""
     game = Game(state)
+    players = {player} if isinstance(player, str) else set(player)
     characters = {
-        name: _character(game, name, sheet, sheet["player"] == player) for name, sheet in state["characters"].items()
+        name: _character(game, name, sheet, sheet["player"] in players) for name, sheet in state["characters"].items()
     }
     check = game.innermost("check")
     encounters = [
@@ -95,7 +99,7 @@ def view(state: State, player: str) -> dict[str, Any]:
         "options": state["options"],
         "turn": {"number": state["table"]["turn_number"], "character": state["table"]["active"]},
         "order": state["table"]["order"],
-        "you": [name for name, sheet in state["characters"].items() if sheet["player"] == player],
+        "you": [name for name, sheet in state["characters"].items() if sheet["player"] in players],
         "characters": characters,
         "locations": [_location(game, name) for name in state["location_order"]],
         "hourglass": {"count": len(state["hourglass"]), "timer": game.ruleset.timer},
@@ -107,7 +111,7 @@ def view(state: State, player: str) -> dict[str, Any]:
         "summoned": _faceup(game, state["set_aside"]),
         "check": Check.summary(game, check) if check is not None and check.get("skill") is not None else None,
         "effects": state["effects"],
-        "pending": _pending(game, player),
+        "pending": _pending(game, players),
     }
 
 
