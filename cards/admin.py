@@ -3,12 +3,15 @@ and bulk imports run as a Celery task with a progress bar."""
 
 from __future__ import annotations
 
+import yaml
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+
+from play.engine.carddata import validate_effects
 
 from .models import Card, CardSet, ImportJob
 from .services import request_reindex, save_card
@@ -26,14 +29,54 @@ class CardSetAdmin(admin.ModelAdmin):
         request_reindex()
 
 
+class CardForm(forms.ModelForm):
+    """The card, with its `effects` (its powers in the play engine's vocabulary) as YAML, checked
+    as an import checks them."""
+
+    effects = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 90, "spellcheck": "false"}),
+        help_text="Powers for the play engine, as in a card data file's effects section "
+        "(docs/card-data-format.md). Empty: players declare the card's powers when they play it.",
+    )
+
+    class Meta:
+        model = Card
+        exclude: list[str] = []
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        effects = (self.instance.data or {}).get("effects") if self.instance.pk else None
+        if effects:
+            self.fields["effects"].initial = yaml.safe_dump(effects, sort_keys=False, allow_unicode=True)
+
+    def clean_effects(self):  # type: ignore[no-untyped-def]
+        text = self.cleaned_data["effects"].strip()
+        if not text:
+            return None
+        try:
+            return validate_effects(yaml.safe_load(text))
+        except yaml.YAMLError as error:
+            raise forms.ValidationError(f"not YAML: {error}") from None
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
+    form = CardForm
     list_display = ["name", "type", "level", "card_set", "language"]
     list_filter = ["card_set__game", "type", "card_set"]
     search_fields = ["name", "uid"]
     readonly_fields = ["uid", "name_folded", "name_words", "power_words", "updated_at"]
 
     def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+        data = dict(obj.data or {})
+        if form.cleaned_data.get("effects"):
+            data["effects"] = form.cleaned_data["effects"]
+        else:
+            data.pop("effects", None)
+        obj.data = data
         with transaction.atomic():
             if not obj.uid:
                 obj.uid = f"{obj.card_set.code}.{obj.slug}"

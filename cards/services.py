@@ -72,7 +72,7 @@ SET_COLUMNS = (
     "provenance",
 )
 # What a card row stores of a record (the id is its slug; the level also keeps its printed code).
-CARD_COLUMNS = (*[name for name in RECORD_FIELDS if name != "id"], "level_code", "data")
+CARD_COLUMNS = (*[name for name in RECORD_FIELDS if name not in ("id", "effects")], "level_code", "data")
 
 
 def import_bundled_cards(*, prune: bool = True) -> ImportSummary:

@@ -1,10 +1,8 @@
-"""Engine definitions from the card database: the play layer's one reader of card facts.
+"""Engine definitions from the card database, and the facts players enter where it is silent.
 
-A card record's facts (type, traits, check, immunities, skills, hand size, favored type, deck
-list) become the engine's definition; its `effects` section (docs/card-data-format.md), when it
-has one, is its powers in the engine's vocabulary. A boon, character or location with no
-`effects` is played by declaring its powers (play/engine/declared.py); a card whose check the
-data leaves unknown has it entered by the player who meets it.
+Every card reaches the engine as its canonical record (cards.dataformat.serialize_card) read by
+play.engine.carddata, exactly as the starter pack's data file is: facts from the record, powers
+from its `effects` section; a card without one is played by declaring its powers.
 """
 
 from __future__ import annotations
@@ -12,16 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cards.dataformat.schema import FieldError, format_skills, pacg_skills
+from cards.dataformat.schema import FieldError, format_skills, pacg_skills, serialize_card
 from cards.models import Card
 
-from .engine import EngineError
-from .engine.cards import BOON_TYPES, validate_definition
-from .engine.checks import parse_check
+from .engine.carddata import definition_from_record
+from .engine.cards import BOON_TYPES
 
-# Cards that are encountered with a check (to defeat or to acquire).
-CHECKED_TYPES = {"monster", "barrier", "henchman", "villain", *BOON_TYPES}
-DECLARED_TYPES = {"character", "location", "cohort", *BOON_TYPES}
 FACTS = ("skills", "hand_size", "favored")
 
 
@@ -34,60 +28,14 @@ class MissingFacts(Exception):
 
 
 def engine_definition(card: Card) -> dict[str, Any]:
-    """The engine's definition of a database card (before any entered facts)."""
-    data = card.data or {}
-    definition: dict[str, Any] = {
-        "type": card.type,
-        "name": card.name,
-        "traits": list(card.traits or []),
-        "immune": list(card.immune or []),
-        "vulnerable": list(card.vulnerable or []),
-        "resistant": list(card.resistant or []),
-    }
-    if card.subtype:
-        definition["subtype"] = card.subtype
-    if card.level is not None:
-        definition["level"] = card.level
-    check = _check(card)
-    if check:
-        definition["check"] = check
-    elif card.type in CHECKED_TYPES:
-        definition["check_unknown"] = True
-    if card.type == "character":
-        definition.update(_character_facts(card))
-    effects = data.get("effects")
-    if effects:
-        definition.update(effects)
-    elif card.type in DECLARED_TYPES:
-        definition["declare"] = True
-    return validate_definition(card.uid, definition)
-
-
-def _check(card: Card) -> str | None:
-    text = card.check_text
-    if not text:
-        return None
-    try:
-        parse_check(text)
-    except EngineError:
-        return None  # written in words the engine cannot read: the player enters it
-    return text
-
-
-def _character_facts(card: Card) -> dict[str, Any]:
-    data = card.data or {}
-    facts: dict[str, Any] = {}
-    if data.get("skills") and "skills" not in (card.incomplete or []):
-        facts["skills"] = _engine_skills(data["skills"])
-    if data.get("hand_size"):
-        facts["hand_size"] = int(data["hand_size"])
-    if data.get("favored") and not str(data["favored"]).lower().startswith("any"):
-        facts["favored"] = str(data["favored"]).lower()  # "any card type": the player chooses
-    return facts
+    """The engine's definition of a database card (before any entered facts): its canonical
+    record, read as the engine reads every card file (play.engine.carddata)."""
+    record = serialize_card(card.as_record() | {"set_language": card.language})
+    return definition_from_record(card.uid, record)
 
 
 def _engine_skills(skills: list[dict[str, Any]]) -> dict[str, str]:
-    """The data format's skills (feat boxes included) as the engine writes them."""
+    """Entered skills (the data format's form) as the engine writes them."""
     return {name: value.split("[", 1)[0].strip() for name, value in format_skills(skills).items()}
 
 

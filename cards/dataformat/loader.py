@@ -167,7 +167,8 @@ _LIST_COLUMNS = {"traits", "immune", "vulnerable", "resistant", "aliases", "inco
 
 
 def parse_csv(path: Path) -> tuple[list[ParsedFile], list[DataError]]:
-    """One card per row. Lists are '; '-separated, powers one per line, provenance and data JSON."""
+    """One card per row. Lists are '; '-separated, powers one per line, provenance, effects and
+    data JSON."""
     errors: list[DataError] = []
     rows: list[tuple[int, dict[str, str]]] = []  # (the line the row starts on, the row)
     try:
@@ -199,7 +200,7 @@ def parse_csv(path: Path) -> tuple[list[ParsedFile], list[DataError]]:
                     record[column] = [line.strip() for line in cell.splitlines() if line.strip()]
                 elif column == "level":
                     record[column] = int(cell) if cell.isdigit() else cell
-                elif column == "provenance":
+                elif column in ("provenance", "effects"):
                     record[column] = json.loads(cell)
                 elif column == "data":
                     extra = json.loads(cell)

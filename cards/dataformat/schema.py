@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from play.engine.carddata import validate_effects
+
 from .checks import CheckSyntaxError, format_check, parse_check
 from .skills import canonical_skill
 from .text import fold
@@ -94,6 +96,14 @@ def check(value: Any) -> dict[str, Any]:
         return parse_check(value)
     except CheckSyntaxError as error:
         raise FieldError(str(error)) from error
+
+
+def effects(value: Any) -> dict[str, Any]:
+    """The card's powers in the play engine's vocabulary (docs/card-data-format.md, Effects)."""
+    try:
+        return validate_effects(value)
+    except ValueError as error:
+        raise FieldError(str(error)) from None
 
 
 def provenance(value: Any) -> list[dict[str, Any]]:
@@ -643,7 +653,7 @@ GROUPS = sorted({card_type.group for card_type in _TYPES})
 # A record's fields every type shares, in the canonical order of a data file.
 RECORD_FIELDS = (
     "id", "name", "type", "subtype", "level", "traits", "check", "immune", "vulnerable", "resistant", "owner",
-    "powers", "text", "aliases", "language", "notes", "incomplete", "provenance",
+    "powers", "text", "aliases", "language", "notes", "incomplete", "effects", "provenance",
 )  # fmt: skip
 # Stored as model columns; every other field of a type is stored in Card.data.
 COLUMN_FIELDS = {"check", "immune", "vulnerable", "resistant", "owner"}
@@ -715,6 +725,8 @@ def normalize_card(raw: Any, *, set_game: str, set_language: str) -> tuple[dict[
         if bad:
             issues.append(RecordIssue("incomplete", f"names unknown field(s): {', '.join(bad)}"))
         out["incomplete"] = fields
+    if "effects" in raw:
+        out["data"]["effects"] = take("effects", effects)
     for key in COLUMN_FIELDS:
         out[key] = None
     for key, spec in card_type.fields.items():
@@ -767,6 +779,8 @@ def serialize_card(card: dict[str, Any]) -> dict[str, Any]:
         out["notes"] = card["notes"]
     if card.get("incomplete"):
         out["incomplete"] = card["incomplete"]
+    if card.get("data", {}).get("effects") is not None:
+        out["effects"] = card["data"]["effects"]
     out["provenance"] = card["provenance"]
     return out
 

@@ -1,31 +1,42 @@
-"""The homebrew sandbox table (play/data/sandbox.yaml): complete invented cards, so that whole
-scenarios can be played by the random policy in property tests, benchmarks and demos."""
+"""The homebrew starter pack as an engine table: the cards come from the card data file
+(cards/data/sandbox.yaml, their facts and `effects`, read through carddata), the table (the
+vault's copies and each character's deck) from play/data/sandbox-table.yaml. Complete invented
+cards, so that whole scenarios can be played by the random policy in property tests,
+benchmarks and demos."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .cards import DATA_DIR, load_definitions
+from .carddata import definition_from_record
+from .cards import DATA_DIR
 
+CARDS_FILE = Path(__file__).resolve().parents[2] / "cards" / "data" / "sandbox.yaml"
 CHARACTERS = ("sandbox.valor", "sandbox.sage", "sandbox.oracle", "sandbox.shade", "sandbox.warden", "sandbox.bard")
 
 
 @lru_cache(maxsize=1)
-def _document() -> dict[str, Any]:
-    return yaml.safe_load((DATA_DIR / "sandbox.yaml").read_text(encoding="utf-8"))
+def _table() -> dict[str, Any]:
+    return yaml.safe_load((DATA_DIR / "sandbox-table.yaml").read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)
 def sandbox_definitions() -> dict[str, Any]:
-    return load_definitions("sandbox")
+    document = yaml.safe_load(CARDS_FILE.read_text(encoding="utf-8"))
+    code = document["set"]["code"]
+    return {
+        f"{code}.{record['id']}": definition_from_record(f"{code}.{record['id']}", record)
+        for record in document["cards"]
+    }
 
 
 def sandbox_deck(character: str) -> list[str]:
     """The character's starter deck: 15 cards of the pack."""
-    return list(_document()["decks"][character])
+    return list(_table()["decks"][character])
 
 
 def sandbox_setup(
@@ -34,7 +45,6 @@ def sandbox_setup(
     """A setup for 1 to 6 sandbox characters, each starting at the scenario's locations in turn."""
     if not 1 <= characters <= len(CHARACTERS):
         raise ValueError(f"the sandbox has {len(CHARACTERS)} characters")
-    document = _document()
     definitions = sandbox_definitions()
     listed = definitions[scenario]["locations"]
     starts = [
@@ -43,7 +53,7 @@ def sandbox_setup(
     return {
         "scenario": scenario,
         "cards": definitions,
-        "vault": dict(document["vault"]),
+        "vault": dict(_table()["vault"]),
         "options": dict(options or {}),
         "characters": [
             {

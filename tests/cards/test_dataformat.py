@@ -252,3 +252,37 @@ def test_dump_then_load_gives_the_same_records(tmp_path):
     files_again, errors_again = load_files([again])
     assert errors_again == [] and files_again[0].cards == files[0].cards
     assert dump_document(files_again[0].set, files_again[0].cards) == text
+
+
+def test_effects_are_checked_against_the_engine_vocabulary_naming_the_line(tmp_path):
+    path = write(
+        tmp_path,
+        HEADER
+        + """\
+      - name: Good Sword
+        type: weapon
+        effects:
+          powers:
+          - {id: strike, timing: check, cost: reveal, effects: [{add_die: 1d8}]}
+        provenance: {book: homebrew, section: test}
+      - name: Bad Sword
+        type: weapon
+        effects:
+          powers:
+          - {id: strike, timing: check, cost: reveal, effects: [{add_dice: 1d8}]}
+        provenance: {book: homebrew, section: test}
+      - name: Worse Sword
+        type: weapon
+        effects: {abilities: []}
+        provenance: {book: homebrew, section: test}
+    """,
+    )
+    files, errors = load_files([path])
+    messages = [str(error) for error in errors]
+    assert any(
+        f"{path}:17: card #2 (Bad Sword) field 'effects'" in m and "'add_dice' is not in the effect vocabulary" in m
+        for m in messages
+    ), messages
+    assert any("(Worse Sword) field 'effects'" in m and "'abilities' is not an engine key" in m for m in messages)
+    assert [card["name"] for card in files[0].cards] == ["Good Sword"]
+    assert files[0].cards[0]["data"]["effects"]["powers"][0]["effects"] == [{"add_die": "1d8"}]
