@@ -55,7 +55,10 @@ def dashboard(request: HttpRequest, party_id: int) -> HttpResponse:
     characters = [character_body(c, state) for c in party.characters.select_related("card", "player")]
     events = list(party.log.select_related("author", "character__card").order_by("-seq")[:LOG_SHOWN])[::-1]
     scenarios = list(party.log.filter(kind="scenario_played").order_by("seq"))
-    names = dict(Card.objects.filter(uid__in=list(state.vault)).values_list("uid", "name"))
+    played = {str(e.data.get("scenario")) for e in scenarios}
+    names = dict(Card.objects.filter(uid__in=[*state.vault, *played]).values_list("uid", "name"))
+    for event in scenarios:
+        event.scenario_name = names.get(str(event.data.get("scenario")), event.data.get("scenario"))
     choices = Card.objects.filter(type__in=["character", "hero"], card_set__game=party.game).select_related("card_set")
     return render(
         request,

@@ -77,7 +77,8 @@ class SessionAPI(APIView):
         """The game as you may see it (never deck order, face-down cards or the seed), with an ETag."""
         session = session_for(request.user, session_id)
         players = players_of(session, request.user)
-        etag = f'"{session.pk}-{session.version}-{"+".join(players)}"'
+        # Writing the result to the party's log changes what the view says without a new version.
+        etag = f'"{session.pk}-{session.version}-{session.logged_seq or 0}-{"+".join(players)}"'
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         return Response(engine.view(session.state, players) | {"session": summary(session)}, headers={"ETag": etag})

@@ -152,7 +152,24 @@ def preview(state: State, player: str, action: dict[str, Any]) -> dict[str, Any]
 
 
 def view(state: State, player: str) -> dict[str, Any]:
-    return _view(state, player)
+    """What the player sees; each play or skill option they may take during a check carries the
+    odds it would give (a preview), so a table shows every choice's chance in one request."""
+    shown = _view(state, player)
+    pending = shown["pending"]
+    if pending and pending.get("options") and pending["kind"] in CHECK_DECISIONS:
+        pending["options"] = [_with_odds(state, option) for option in pending["options"]]
+    return shown
+
+
+CHECK_DECISIONS = {"choose_skill", "check"}
+
+
+def _with_odds(state: State, option: dict[str, Any]) -> dict[str, Any]:
+    action = option["action"]
+    if action.get("type") not in ("play", "skill") or option.get("declare") or option.get("enter"):
+        return option
+    check = preview(state, option["player"], action)["check"]
+    return option | {"odds": check["odds"] if check else None}
 
 
 def replay(initial_state: State, events: Events) -> State:

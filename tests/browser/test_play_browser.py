@@ -20,8 +20,8 @@ def test_start_a_scenario_and_play_a_few_decisions(page):
     assert "The scenario is over" not in page.inner_text("#prompt")
     assert page.locator("#hand li").count() >= 1 and page.locator("#locations li").count() >= 2
     for expected in range(1, 4):
-        page.locator("#options button.option").first.click()
-        page.wait_for_function(f"document.querySelectorAll('#log li').length >= {expected}")
+        page.locator("#options button.option:not(.declare)").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#log > li').length >= {expected}")
     assert page.inner_text("#version") != "0"
 
 
@@ -43,10 +43,84 @@ def test_a_whole_scenario_is_played_to_its_end_on_the_table_page(page):
                 boxes.nth(index).check()
             confirm.click()
         else:
-            page.locator("#options button.option").first.click()
+            page.locator("#options button.option:not(.declare)").first.click()
         page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
     session = GameSession.objects.get()
     assert session.status in {"won", "lost"}
     assert f"The scenario is over: {session.status}" in page.inner_text("#prompt")
-    page.wait_for_function(f"document.querySelectorAll('#log li').length === {session.actions.count()}")
-    assert ": " in page.locator("#log li").first.inner_text() and "{" not in page.inner_text("#log")
+    page.wait_for_function(f"document.querySelectorAll('#log > li').length === {session.actions.count()}")
+    assert ": " in page.locator("#log > li").first.inner_text() and "{" not in page.inner_text("#log")
+
+
+def core_party(owner):  # type: ignore[no-untyped-def]
+    """A Core Set party whose vault holds the Core cards; its owner plays Amiri and Sajan."""
+    from campaigns.services import append_event, character_create, party_create
+    from cards.models import Card
+
+    party = party_create(owner=owner, name="Sandpoint", game="pacg", ruleset="core-2019", products=["core"])
+    cards = Card.objects.filter(card_set__code="core", type__in=CORE_VAULT)
+    append_event(
+        party=party,
+        by=owner,
+        kind="vault_changed",
+        data={"add": {card.uid: 10 if card.type == "blessing" else 4 for card in cards}},
+    )
+    for card in ("core.amiri", "core.sajan"):
+        character_create(party=party, by=owner, card=card, quick_start=True)
+    return party
+
+
+CORE_VAULT = ["weapon", "spell", "armor", "item", "ally", "blessing", "monster", "barrier"]
+
+
+def test_a_core_party_plays_a_scenario_with_a_declared_power_and_odds_and_finishes_into_the_log(page):
+    alice = UserFactory(username="alice")
+    party = core_party(alice)
+    log_in(page, "alice", then="/play/")
+    page.select_option("form:has(select[name=party]) select[name=scenario]", "sandbox.the-patrol")
+    page.click("button:has-text('Start with the party')")
+    # The card database lacks Amiri's and Sajan's full skills: the lobby asks, once.
+    page.wait_for_selector("#facts")
+    inputs = page.locator("#facts input[name$='-skills']")
+    for index in range(inputs.count()):
+        inputs.nth(index).fill("Strength d10, Dexterity d8, Constitution d6, Wisdom d6, Melee: Strength +2")
+    page.click("#facts button:has-text('Start with the party')")
+    page.wait_for_selector("#options .option")
+    assert "The Patrol" in page.inner_text("#scenario")
+    declared = odds_seen = named_check = False
+    for _ in range(900):
+        if "The scenario is over" in page.inner_text("#prompt"):
+            break
+        prompt = page.inner_text("#prompt")
+        named_check = named_check or ("Amiri's check to" in prompt or "Sajan's check to" in prompt)
+        assert "amiri:" not in prompt and "player1" not in prompt
+        version = page.inner_text("#version")
+        boxes = page.locator("#options .selection input")
+        templates = page.locator("#options button.declare")
+        odds_seen = odds_seen or "→" in page.inner_text("#options")
+        if page.locator("#options form input[aria-label='check as printed']").count():
+            page.fill("#options form input[aria-label='check as printed']", "Combat 6")
+            page.click("#options form button:has-text('Enter the check')")
+        elif boxes.count():  # discarding for damage: tick as many cards as asked
+            confirm = page.locator(".selection button")
+            for index in range(int(confirm.inner_text().split()[-1])):
+                boxes.nth(index).check()
+            confirm.click()
+        elif not declared and templates.count():
+            # Two clicks: the card, then what its power does.
+            templates.first.click()
+            page.locator("#declare .preset").first.click()
+            declared = True
+        else:
+            page.locator("#options button.option:not(.declare)").first.click()
+        page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
+    session = GameSession.objects.get()
+    assert session.status in {"won", "lost"}
+    assert declared and named_check and odds_seen
+    page.wait_for_function(f"document.querySelectorAll('#log > li').length === {session.actions.count()}")
+    assert "declared by alice" in page.inner_text("#log")
+    page.click("#finish button:has-text('Write the result to the campaign log')")
+    page.wait_for_selector('#finish:has-text("in the party\'s log")')
+    page.goto(f"/campaigns/{party.pk}/")
+    row = page.locator("#scenarios tr").nth(1).inner_text()
+    assert "The Patrol" in row and session.status in row

@@ -212,8 +212,12 @@ def test_finishing_writes_the_result_to_the_party_log_once(alice, bob, party):
     )
     # The campaign rules decide who may log a scenario: the party's owner.
     assert client_for(bob).post(reverse("api:play-finish", args=[session_id])).status_code == 403
+    before = client_for(alice).get(reverse("api:play-session", args=[session_id]))
     finished = client_for(alice).post(reverse("api:play-finish", args=[session_id]))
     assert finished.status_code == 201, finished.json()
+    # A table that asks again with its ETag learns that the result is now in the log.
+    after = client_for(alice).get(reverse("api:play-session", args=[session_id]), HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after.json()["session"]["logged"] == finished.json()["seq"]
     entry = finished.json()
     assert entry["kind"] == "scenario_played"
     assert entry["data"]["won"] == (session.status == "won") and entry["data"]["mode"] == "normal"
