@@ -3,8 +3,11 @@ random legal policy (every answer drawn uniformly from the pending decision's op
 
     .venv/bin/python bench/engine.py [--games 40] [--rounds 5] [--characters 4]
 
-Prints JSON. The games are the homebrew sandbox scenario (play/data/sandbox.yaml), seeded, so
-every round plays the same games. Three ways of applying answers are timed in the same run:
+Prints JSON. The games are the homebrew starter pack's scenario (cards/data/sandbox.yaml), seeded,
+so every round plays the same games, in two decks: the starter pack as encoded, and as a party of
+real cards plays it (policy.with_declared_cards: about half the boons and characters declared,
+a third of the monsters with checks entered when met; the policy declares and enters at random).
+Three ways of applying answers are timed in the same run:
 - in_place: `apply(..., in_place=True)`, what a simulation or a bot does (no history kept);
 - pure: `apply(...)`, state in, state out, what the Django layer calls;
 - baseline: a naive pure apply that deep-copies the state with copy.deepcopy first.
@@ -32,9 +35,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 from _common import machine, summary_ms  # noqa: E402
 
 from play.engine import apply, new_game  # noqa: E402
+from play.engine.policy import complete, with_declared_cards  # noqa: E402
 from play.engine.sandbox import sandbox_setup  # noqa: E402
 
 TARGET_ENCOUNTERS_PER_SECOND = 2000
+TARGET_PURE_REAL_CARDS = 1600  # issue 35: state in / state out, real-card parties
 Applier = Callable[[dict[str, Any], str, dict[str, Any]], tuple[dict[str, Any], list[dict[str, Any]]]]
 
 
@@ -56,21 +61,24 @@ def random_answer(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[
         selection = decision["select"]
         return decision["players"][0], {"type": "select", "cards": rng.sample(selection["cards"], selection["count"])}
     entry = rng.choice(decision["options"])
-    return entry["player"], entry["action"]
+    return entry["player"], complete(entry, rng)
 
 
 def in_encounter(state: dict[str, Any]) -> bool:
     return any(step["kind"] == "encounter" for step in state["stack"])
 
 
-def play_games(games: int, characters: int, applier: Applier) -> dict[str, float]:
+def play_games(games: int, characters: int, applier: Applier, *, declared: bool = False) -> dict[str, float]:
     """Plays `games` whole scenarios; returns counts and the time spent answering."""
     encounters = answers = 0
     whole = encounter_time = setup_time = 0.0
     for seed in range(games):
         rng = random.Random(seed)
         started = time.perf_counter()
-        state = new_game(sandbox_setup(characters), seed=f"bench-{seed}")
+        setup = sandbox_setup(characters)
+        if declared:
+            setup = with_declared_cards(setup, random.Random(f"declared-{seed}"))
+        state = new_game(setup, seed=f"bench-{seed}")
         setup_time += time.perf_counter() - started
         while state["status"] == "playing":
             player, action = random_answer(state, rng)
@@ -110,17 +118,23 @@ def main() -> None:
     parser.add_argument("--characters", type=int, default=4)
     arguments = parser.parse_args()
 
-    measured: dict[str, list[dict[str, float]]] = {"in_place": [], "pure": [], "baseline": []}
-    appliers = {"in_place": in_place, "pure": pure, "baseline": naive}
-    per_answer: dict[str, list[float]] = {name: [] for name in appliers}
+    runs = {  # name: (applier, as a party of real cards plays)
+        "in_place": (in_place, False),
+        "pure": (pure, False),
+        "baseline": (naive, False),
+        "pure_real_cards": (pure, True),
+        "in_place_real_cards": (in_place, True),
+    }
+    measured: dict[str, list[dict[str, float]]] = {name: [] for name in runs}
+    per_answer: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(arguments.rounds):
-        for name, applier in appliers.items():
-            run = play_games(arguments.games, arguments.characters, applier)
+        for name, (applier, declared) in runs.items():
+            run = play_games(arguments.games, arguments.characters, applier, declared=declared)
             measured[name].append(rates(run))
             per_answer[name].append(run["whole_game_seconds"] / run["answers"])
     medians = {
-        name: {key: round(statistics.median(run[key] for run in runs), 1) for key in runs[0]}
-        for name, runs in measured.items()
+        name: {key: round(statistics.median(run[key] for run in rounds), 1) for key in rounds[0]}
+        for name, rounds in measured.items()
     }
     last = play_games(arguments.games, arguments.characters, in_place)
     figure = medians["in_place"]["encounters_per_second"]
@@ -138,6 +152,13 @@ def main() -> None:
                 },
                 "pure_api": {"what": "apply(), state in / state out (the Django layer's call)", **medians["pure"]},
                 "in_place": medians["in_place"],
+                "real_cards": {
+                    "what": "the same games as a party of real cards plays them: powers declared, checks entered",
+                    "target_pure": TARGET_PURE_REAL_CARDS,
+                    "meets_target": medians["pure_real_cards"]["encounters_per_second"] >= TARGET_PURE_REAL_CARDS,
+                    "pure_api": medians["pure_real_cards"],
+                    "in_place": medians["in_place_real_cards"],
+                },
                 "ratio_in_place_to_baseline": round(figure / medians["baseline"]["encounters_per_second"], 2),
                 "ratio_pure_to_baseline": round(
                     medians["pure"]["encounters_per_second"] / medians["baseline"]["encounters_per_second"], 2

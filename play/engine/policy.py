@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .cards import validate_definition
 from .game import State
 
 
@@ -51,3 +52,19 @@ def complete(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if "check" in entry.get("enter", {}):
         action["check"] = rng.choice(["Combat 6", "Dexterity or Acrobatics 5 + AN", "Wisdom 4 then Combat 7"])
     return action
+
+
+def with_declared_cards(setup: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Play as with real cards, whose powers are mostly not encoded: the setup with about half
+    its boons and characters made unencoded (played by declaring their powers) and about a
+    third of its monsters with an unknown check (entered when met)."""
+    cards = {}
+    for card_id, definition in setup["cards"].items():
+        kind = definition["type"]
+        if kind in ("weapon", "spell", "armor", "item", "ally", "blessing", "character") and rng.random() < 0.5:
+            bare = {key: value for key, value in definition.items() if key not in ("powers", "passive")}
+            definition = validate_definition(card_id, {**bare, "declare": True})
+        elif kind == "monster" and rng.random() < 0.3:
+            definition = {**definition, "check": None, "check_unknown": True}
+        cards[card_id] = definition
+    return {**setup, "cards": cards}

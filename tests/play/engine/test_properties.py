@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from play.engine import apply, new_game, replay
-from play.engine.cards import validate_definition
-from play.engine.policy import complete
+from play.engine.policy import complete, with_declared_cards
 from play.engine.sandbox import sandbox_setup
 
 from .driver import all_cards
@@ -77,21 +76,6 @@ def test_random_legal_play_keeps_every_card_in_one_place_and_replays_exactly(
     check_invariants(initial)
     final, log = play(initial, picks, rng=random.Random(seed))
     assert replay(initial, log) == final
-
-
-def with_declared_cards(setup: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The setup with about half its boons and characters made unencoded (played by declaring
-    their powers) and about a third of its monsters with an unknown check (entered when met)."""
-    cards = {}
-    for card_id, definition in setup["cards"].items():
-        kind = definition["type"]
-        if kind in ("weapon", "spell", "armor", "item", "ally", "blessing", "character") and rng.random() < 0.5:
-            bare = {key: value for key, value in definition.items() if key not in ("powers", "passive")}
-            definition = validate_definition(card_id, {**bare, "declare": True})
-        elif kind == "monster" and rng.random() < 0.3:
-            definition = {**definition, "check": None, "check_unknown": True}
-        cards[card_id] = definition
-    return {**setup, "cards": cards}
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
