@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from _common import machine, summary_ms  # noqa: E402
 
 from play.engine import apply, new_game  # noqa: E402
-from play.engine.policy import complete, with_declared_cards  # noqa: E402
+from play.engine.policy import random_action, with_declared_cards  # noqa: E402
 from play.engine.sandbox import sandbox_setup  # noqa: E402
 
 TARGET_ENCOUNTERS_PER_SECOND = 2000
@@ -55,15 +55,6 @@ def naive(state: dict[str, Any], player: str, action: dict[str, Any]) -> tuple[d
     return apply(copy.deepcopy(state), player, action, in_place=True)
 
 
-def random_answer(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
-    decision = state["pending"]
-    if decision.get("select"):
-        selection = decision["select"]
-        return decision["players"][0], {"type": "select", "cards": rng.sample(selection["cards"], selection["count"])}
-    entry = rng.choice(decision["options"])
-    return entry["player"], complete(entry, rng)
-
-
 def in_encounter(state: dict[str, Any]) -> bool:
     return any(step["kind"] == "encounter" for step in state["stack"])
 
@@ -81,7 +72,7 @@ def play_games(games: int, characters: int, applier: Applier, *, declared: bool 
         state = new_game(setup, seed=f"bench-{seed}")
         setup_time += time.perf_counter() - started
         while state["status"] == "playing":
-            player, action = random_answer(state, rng)
+            player, action = random_action(state, rng)
             was_in_encounter = in_encounter(state)
             started = time.perf_counter()
             state, events = applier(state, player, action)
