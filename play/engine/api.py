@@ -80,7 +80,7 @@ def _validate(state: State, player: str, action: dict[str, Any]) -> Decision:
 
 
 def _apply(state: State, player: str, action: dict[str, Any], source: Any, *, in_place: bool = False) -> Game:
-    game = Game(state if in_place else copy_state(state), source)
+    game = Game(state, source) if in_place else Game(copy_state(state), source, copied=True)
     _answer(game, state, player, action)
     return game
 
@@ -135,7 +135,7 @@ def preview(state: State, player: str, action: dict[str, Any]) -> dict[str, Any]
     """What an answer would do to the check being assembled (dice, difficulty, exact odds),
     changing nothing and rolling nothing: the preview stops where the game would draw at
     random."""
-    game = Game(copy_state(state), PreviewSource())
+    game = Game(copy_state(state), PreviewSource(), copied=True)
     try:
         _answer(game, state, player, action)
         halted = False

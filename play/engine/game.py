@@ -29,7 +29,9 @@ SKIPPED_KEYS = frozenset(("pending",))
 # (the table, the vault, a character sheet, a location): copying them one level down is a full
 # copy, and several times faster than a generic deep copy.
 ONE_LEVEL_KEYS = frozenset(("table", "vault", "secret", "counters"))
-TWO_LEVEL_KEYS = frozenset(("characters", "locations"))
+# Character sheets and locations: the mapping is copied, each entry only when the Game first
+# hands it out for changing (Game.character / Game.location): most answers touch one or two.
+COPY_ON_WRITE_KEYS = frozenset(("characters", "locations"))
 FLAT_LIST_KEYS = frozenset(
     ("hourglass", "hourglass_discards", "removed", "encountered", "set_aside", "ephemeral", "gone", "revealed")
 )
@@ -43,17 +45,18 @@ def _copy_one_level(mapping: dict[str, Any]) -> dict[str, Any]:
 
 
 def copy_state(state: State) -> State:
-    """A deep copy of the game for `apply`: shared keys are shared, flat structures copied with
-    slices, the rest (the step stack, lasting effects) with marshal, which copies JSON-like data
-    several times faster than copy.deepcopy."""
+    """A copy of the game for `apply` (a deep copy once the Game has copied the sheets and
+    locations it changes): shared keys are shared, flat structures copied with slices, the rest
+    (the step stack, lasting effects) with marshal, which copies JSON-like data several times
+    faster than copy.deepcopy."""
     copied: State = {}
     for key, value in state.items():
         if key in SHARED_KEYS:
             copied[key] = value
         elif key in SKIPPED_KEYS:
             copied[key] = None
-        elif key in TWO_LEVEL_KEYS:
-            copied[key] = {name: _copy_one_level(entry) for name, entry in value.items()}
+        elif key in COPY_ON_WRITE_KEYS:
+            copied[key] = dict(value)
         elif key in ONE_LEVEL_KEYS:
             copied[key] = _copy_one_level(value)
         elif key in FLAT_LIST_KEYS:
@@ -121,8 +124,11 @@ PLACES = {
 
 
 class Game:
-    def __init__(self, state: State, source: Any = None) -> None:
+    def __init__(self, state: State, source: Any = None, *, copied: bool = False) -> None:
+        """`copied`: the state comes from copy_state, so its sheets and locations are still
+        shared with the given state and are copied before they are changed."""
         self.state = state
+        self._unshared: dict[str, set[str]] | None = {"characters": set(), "locations": set()} if copied else None
         self.ruleset: Ruleset = get_ruleset(state["ruleset"])
         self.seeded = SeededSource(state["secret"]["seed"])
         self.source = source
@@ -260,18 +266,30 @@ class Game:
         return card
 
     # -- characters -------------------------------------------------------------------------
+    def _own(self, key: str, name: str) -> dict[str, Any]:
+        entries = self.state[key]
+        if self._unshared is not None and name not in self._unshared[key]:
+            entries[name] = _copy_one_level(entries[name])
+            self._unshared[key].add(name)
+        return entries[name]  # type: ignore[no-any-return]
+
     def character(self, character: str) -> dict[str, Any]:
-        return self.state["characters"][character]
+        """The character's sheet, to read or change (reads elsewhere go to the state)."""
+        return self._own("characters", character)
+
+    def sheet(self, character: str) -> dict[str, Any]:
+        """The character's sheet, read only."""
+        return self.state["characters"][character]  # type: ignore[no-any-return]
 
     def character_definition(self, character: str) -> dict[str, Any]:
-        return self.definition_of(self.character(character)["card"])
+        return self.definition_of(self.sheet(character)["card"])
 
     def character_name(self, character: str) -> str:
         """The character's card name ("Amiri"), for prompts and labels."""
         return str(self.character_definition(character)["name"])
 
     def player_of(self, character: str) -> str:
-        return str(self.character(character)["player"])
+        return str(self.sheet(character)["player"])
 
     def alive(self, character: str) -> bool:
         return bool(self.state["characters"][character]["alive"])
@@ -281,7 +299,7 @@ class Game:
         return [name for name in self.state["table"]["order"] if characters[name]["alive"]]
 
     def location_of(self, character: str) -> str:
-        return str(self.character(character)["location"])
+        return str(self.sheet(character)["location"])
 
     def local_characters(self, location: str) -> list[str]:
         return [name for name in self.living() if self.location_of(name) == location]
@@ -291,17 +309,22 @@ class Game:
 
     # -- locations --------------------------------------------------------------------------
     def location(self, location: str) -> dict[str, Any]:
-        return self.state["locations"][location]
+        """The location, to read or change."""
+        return self._own("locations", location)
+
+    def location_view(self, location: str) -> dict[str, Any]:
+        """The location, read only."""
+        return self.state["locations"][location]  # type: ignore[no-any-return]
 
     def location_definition(self, location: str) -> dict[str, Any]:
         return self.definition_of(location)
 
     def open_locations(self) -> list[str]:
-        return [name for name in self.state["location_order"] if not self.location(name)["closed"]]
+        return [name for name in self.state["location_order"] if not self.location_view(name)["closed"]]
 
     def locations_in_play(self) -> list[str]:
         """Locations on the table (classic keeps closed ones; core banishes them)."""
-        return [name for name in self.state["location_order"] if self.location(name)["in_play"]]
+        return [name for name in self.state["location_order"] if self.location_view(name)["in_play"]]
 
     # -- moving cards -----------------------------------------------------------------------
     def take(self, zone: list[str], card: str) -> str:

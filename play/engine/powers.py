@@ -56,7 +56,7 @@ def _holders(game: Game, character: str) -> Iterator[tuple[str, list[dict[str, A
         for card in game.character(other)["displayed"]:
             yield other, game.definition(card).get("passive", [])
     location = game.location_of(character)
-    if location in game.state["locations"] and game.location(location)["in_play"]:
+    if location in game.state["locations"] and game.location_view(location)["in_play"]:
         yield character, game.location_definition(location).get("passive", [])
     if game.ruleset.hour_effects and game.state["hourglass_discards"]:
         yield character, game.definition(game.state["hourglass_discards"][0]).get("hour", {}).get("passive", [])
@@ -350,10 +350,10 @@ def _variants(
             variants = [dict(variant, die=index) for variant in variants for index in range(len(check["dice"]))]
         if "examine" in effect and effect["examine"].get("location") == "distant":
             here = game.location_of(character)
-            targets = [name for name in game.locations_in_play() if name != here and game.location(name)["cards"]]
+            targets = [name for name in game.locations_in_play() if name != here and game.location_view(name)["cards"]]
             variants = [dict(variant, target=name) for variant in variants for name in targets]
         local_examine = "examine" in effect and effect["examine"].get("location", "local") == "local"
-        if local_examine and not game.location(game.location_of(character))["cards"]:
+        if local_examine and not game.location_view(game.location_of(character))["cards"]:
             variants = []
     yield from variants
 
