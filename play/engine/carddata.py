@@ -38,8 +38,9 @@ POWER_KEYS = {
     "id", "text", "timing", "when", "cost", "requires", "effects", "freely", "grants", "while_displayed", "pay",
 }  # fmt: skip
 VOCABULARY = {
-    "add_die", "add", "bless", "add_trait", "use_skill", "reroll", "reduce_damage", "evade", "heal", "draw",
-    "suffer_scourge", "one_of", "lasting", "examine", "explore_again", "damage", "summon", "search", "handler",
+    "add_die", "add_skill", "add", "bless", "add_trait", "use_skill", "reroll", "reduce_damage", "evade", "heal",
+    "draw", "suffer_scourge", "one_of", "lasting", "examine", "explore_again", "damage", "summon", "search",
+    "handler", "check_each", "restrict", "move",
     "reveal", "display", "reload", "recharge", "discard", "bury", "banish",
 }  # fmt: skip
 CHECKED_TYPES = {"monster", "barrier", "henchman", "villain", *BOON_TYPES}
@@ -81,6 +82,10 @@ def _check_effects(effects: Any, where: str) -> None:
         if name == "one_of":
             for option, nested in enumerate(value if isinstance(value, list) else [None]):
                 _check_effects(nested, f"{where}[{index}].one_of[{option}]")
+        if name == "check_each" and isinstance(value, Mapping):
+            for key in ("failure", "success"):
+                if key in value:
+                    _check_effects(value[key], f"{where}[{index}].check_each.{key}")
 
 
 def _check(record: Mapping[str, Any]) -> str | None:

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from .errors import SetupError
+from .vocabulary import validate_card
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -54,6 +55,10 @@ def validate_definition(card_id: str, definition: dict[str, Any]) -> dict[str, A
         if not isinstance(power, dict):
             raise SetupError(f"card {card_id}: power {index} must be a mapping")
         power.setdefault("id", f"p{index}")
+    try:
+        validate_card(definition)
+    except ValueError as error:
+        raise SetupError(f"card {card_id}: {error}") from None
     return definition
 
 

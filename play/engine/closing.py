@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import push_check
-from .checks import parse_check
 from .effects import push_effects
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
-from .requirements import requirement, requirement_options
+from .requirements import meet_requirement, requirement, requirement_options
 
 RULE_CLOSE = "Closing Your Location: you can never attempt to close a distant location or a location that is guarded"
 
@@ -66,14 +64,7 @@ class CloseLocation(StepHandler):
         character, location = step["character"], step["location"]
         alternative = requirement(game, location, "to_close")[action["option"]]
         step["phase"] = "result"
-        if "check" in alternative:
-            for alternatives in reversed(parse_check(alternative["check"])):
-                push_check(game, character=character, purpose="close", alternatives=alternatives, parent=step)
-            return
-        if "cost" in alternative:
-            ((cost_action, _),) = alternative["cost"].items()
-            game.move_from_hand(character, action["pay"], cost_action)
-        step["results"].append({"character": character, "success": True, "result": 0})
+        meet_requirement(game, step, character, alternative, action, "close")
 
 
 def search_and_close(game: Game, character: str, location: str, *, reason: str) -> None:

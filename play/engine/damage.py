@@ -31,8 +31,10 @@ class Damage(StepHandler):
             if step["amount"] > 0:
                 for entry in passives(game, character, "increase_damage"):
                     step["amount"] += int(entry["increase_damage"])
-            step["phase"] = "reduce"
-            game.emit("damage_dealt", character=character, amount=step["amount"], damage_type=step["type"])
+            # "damage that may not be reduced": no reduction window at all.
+            step["phase"] = "discard" if step.get("unreducible") else "reduce"
+            extra = {"unreducible": True} if step.get("unreducible") else {}
+            game.emit("damage_dealt", character=character, amount=step["amount"], damage_type=step["type"], **extra)
             return None
         if step["phase"] == "reduce":
             choices = options(game, _scene(game, step), game.living())

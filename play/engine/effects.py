@@ -1,10 +1,11 @@
 """The effect vocabulary, and the steps that carry out effects needing a player's choice.
 
 An effect is a one-key mapping, e.g. `{add_die: 1d4}`. Check, damage and encounter effects
-change the situation at once (add_die, add, bless, add_trait, use_skill, reroll, reduce_damage,
-evade); the others run in an `effects` step (heal, draw, the card actions on other cards,
-suffer_scourge, one_of, lasting, examine, search, summon, explore_again, damage, handler). `handler: <card id>`
-calls a function registered for the few powers the vocabulary cannot say.
+change the situation at once (add_die, add_skill, add, bless, add_trait, use_skill, reroll,
+reduce_damage, evade); the others run in an `effects` step (heal, draw, the card actions on
+other cards, suffer_scourge, one_of, lasting, examine, search, summon, explore_again, damage,
+check_each, restrict, move, handler). `handler: <card id>` calls a function registered for the
+few powers the vocabulary cannot say.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import assembly
+from .checks import parse_check, resolve_skill
 from .errors import EngineError
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
@@ -21,7 +23,7 @@ from .powers import CARD_ACTIONS, Scene, pay_and_record
 CardHandler = Callable[[Game, Step], None]
 CARD_HANDLERS: dict[str, CardHandler] = {}
 
-IMMEDIATE = {"add_die", "add", "bless", "add_trait", "reroll", "reduce_damage", "evade", "use_skill"}
+IMMEDIATE = {"add_die", "add_skill", "add", "bless", "add_trait", "reroll", "reduce_damage", "evade", "use_skill"}
 
 
 def card_handler(name: str) -> Callable[[CardHandler], CardHandler]:
@@ -74,6 +76,11 @@ def _immediate(
     if name == "add_die":
         assert check is not None
         assembly.add_dice(check, str(value), label)
+    elif name == "add_skill":
+        # "add your Arcane skill": the die and bonus of the playing character's skill.
+        assert check is not None
+        die, modifier, _ = resolve_skill(game.sheet(action["character"])["skills"], str(value))
+        assembly.add_dice(check, f"1d{die}{modifier:+d}" if modifier else f"1d{die}", label)
     elif name == "add":
         assert check is not None
         check["modifier"] += int(value)
@@ -278,7 +285,20 @@ def _run_effect(game: Game, step: Step, effect: dict[str, Any]) -> None:
         if turn is not None and turn["character"] == character:
             turn["extra"] = True
     elif name == "damage":
-        push_damage(game, character, int(value["amount"]), value.get("type", "Combat"), context.get("card"))
+        push_damage(
+            game,
+            character,
+            int(value["amount"]),
+            value.get("type", "Combat"),
+            context.get("card"),
+            unreducible=bool(value.get("unreducible")),
+        )
+    elif name == "check_each":
+        _check_each(game, step, value)
+    elif name == "restrict":
+        _restrict(game, step, value)
+    elif name == "move":
+        _move_random(game, character)
     elif name == "summon":
         _summon(game, step, value)
     elif name == "search":
@@ -304,6 +324,81 @@ def _run_effect(game: Game, step: Step, effect: dict[str, Any]) -> None:
         CARD_HANDLERS[value](game, step)
     else:
         raise EngineError(f"unknown effect {name!r}")
+
+
+def _check_each(game: Game, step: Step, spec: dict[str, Any]) -> None:
+    """`check_each: {who, check, failure, success}`: each character named by `who` (self: the
+    one the power acts on; local: every character at that location; all: every character)
+    attempts the check; the failure (or success) effects then happen to that character. The
+    character the power acts on goes first, the others in seating order."""
+    character = step["character"]
+    if spec.get("who", "self") == "self":
+        who = [character]
+    else:
+        here = game.location_of(character)
+        others = [
+            name
+            for name in game.living()
+            if name != character and (spec["who"] == "all" or game.location_of(name) == here)
+        ]
+        who = [character, *others] if game.alive(character) else others
+    for name in reversed(who):
+        game.push("check_each", character=name, spec=spec, context=dict(step["context"]), phase="check", results=[])
+
+
+def _restrict(game: Game, step: Step, spec: dict[str, Any]) -> None:
+    """`restrict: {play: [weapon, spell], duration: encounter}`: a lasting effect that keeps the
+    character from playing cards of those types (powers.power_failure reads it)."""
+    encounter = game.step_by_id(step["context"].get("encounter")) or game.innermost("encounter")
+    game.state["effects"].append(
+        {
+            "character": step["character"],
+            "duration": spec.get("duration", "encounter"),
+            "encounter": encounter["id"] if encounter else None,
+            "passive": {"forbid_play": list(spec["play"])},
+        }
+    )
+    game.emit("restricted", character=step["character"], play=list(spec["play"]))
+
+
+def _move_random(game: Game, character: str) -> None:
+    """`move: {to: random}`: to a random other location on the table, by a die with one side per
+    location (the Wrath book rolls a d4 for the 4 other locations), in the scenario's order."""
+    here = game.location_of(character)
+    targets = [name for name in game.locations_in_play() if name != here]
+    if not targets:
+        return
+    face = game.roll(len(targets), f"move:{character}") if len(targets) > 1 else 1
+    game.character(character)["location"] = targets[face - 1]
+    game.emit("moved", character=character, location=targets[face - 1], forced=True)
+
+
+@register
+class CheckEach(StepHandler):
+    """One character's check for a `check_each` effect, then its failure or success effects."""
+
+    kind = "check_each"
+
+    def run(self, game: Game, step: Step) -> Decision | None:
+        from .check import push_check  # check imports this module
+
+        character = step["character"]
+        if not game.alive(character):
+            game.pop(step)
+            return None
+        spec = step["spec"]
+        if step["phase"] == "check":
+            step["phase"] = "result"
+            for alternatives in reversed(parse_check(spec["check"])):
+                push_check(game, character=character, purpose="power", alternatives=alternatives, parent=step)
+            return None
+        game.pop(step)
+        success = bool(step["results"]) and all(result["success"] for result in step["results"])
+        game.emit("power_check", character=character, check=spec["check"], success=success)
+        effects = spec.get("success" if success else "failure") or []
+        if effects:
+            push_effects(game, character, list(effects), step["context"])
+        return None
 
 
 def _summon(game: Game, step: Step, spec: Any) -> None:
@@ -404,10 +499,18 @@ class Choose(StepHandler):
 
 
 def push_damage(
-    game: Game, character: str, amount: int, damage_type: str, source: str | None, played: list[Any] | None = None
+    game: Game,
+    character: str,
+    amount: int,
+    damage_type: str,
+    source: str | None,
+    played: list[Any] | None = None,
+    *,
+    unreducible: bool = False,
 ) -> Step:
     """Damage to suffer; `played` carries over the boons played on the check that caused it
-    (one boon of each type counts across the check and its damage)."""
+    (one boon of each type counts across the check and its damage). `unreducible`: "damage
+    that may not be reduced" skips the reduction window (increases still apply)."""
     return game.push(
         "damage",
         character=character,
@@ -417,6 +520,7 @@ def push_damage(
         played=list(played or []),
         used=[],
         phase="increase",
+        unreducible=unreducible,
     )
 
 

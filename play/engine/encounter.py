@@ -13,7 +13,7 @@ from .effects import expire_effects, push_effects, suffer_scourge
 from .errors import EngineError, IllegalAction
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
-from .requirements import requirement, requirement_options
+from .requirements import meet_requirement, requirement, requirement_options
 from .windows import push_window
 
 RULE_SEQUENCE = (
@@ -588,13 +588,4 @@ class Lockdown(StepHandler):
         location = game.location_of(character)
         alternative = requirement(game, location, self._key(step))[action["option"]]
         step["phase"] = "result"
-        if "check" in alternative:
-            sequence = parse_check(alternative["check"])
-            for alternatives in reversed(sequence):
-                push_check(game, character=character, purpose="guard", alternatives=alternatives, parent=step)
-        elif "cost" in alternative:
-            ((cost_action, _),) = alternative["cost"].items()
-            game.move_from_hand(character, action["pay"], cost_action)
-            step["results"].append({"character": character, "success": True, "result": 0})
-        else:
-            step["results"].append({"character": character, "success": True, "result": 0})
+        meet_requirement(game, step, character, alternative, action, "guard")

@@ -26,6 +26,7 @@ RULE_FROM_HAND = "Dealing with Cards: a card you play must come from your hand u
 RULE_IMMUNE = "Encountering a Card: you may not play cards that have a trait the card you encounter is immune to"
 RULE_SITUATION = "Dealing with Cards: you may not use a power that doesn't apply to your current situation"
 RULE_ONE_POWER = "Playing Cards: when you play a boon that has multiple powers, choose only one of them, even freely"
+RULE_RESTRICTED = "Playing Cards: you may not play a card a power forbids you to play"
 RULE_REVEAL = "Reveal: you may not reveal the same card for its power more than once per check or step"
 
 
@@ -364,6 +365,10 @@ def power_failure(
     """Why this power cannot be used now (message, rule), or None."""
     if not game.alive(character):
         return "a dead character cannot do anything", "Dying"
+    if card is not None and source in ("hand", "displayed", "grant") and game.state["effects"]:
+        restricted = _restriction(game, character, game.card_type(card))
+        if restricted:
+            return restricted, RULE_RESTRICTED
     between_steps = scene.extra.get("between_steps", False)
     used = _use_key(character, source, card, power) in scene.step.get("used", [])
     if used and (not between_steps or once_per_turn(source, power)):
@@ -388,6 +393,16 @@ def power_failure(
                 return failure, rule_boon_limit(game)
     if scene.window == "explore" and not scene.extra.get("may_explore_again"):
         return "you cannot explore again now", "Your Turn: Explore"
+    return None
+
+
+def _restriction(game: Game, character: str, card_type: str) -> str | None:
+    """A lasting `restrict` effect (e.g. Millorn's "can't play weapons or spells") on this
+    character that covers this card type; it forbids playing the card, not paying with it."""
+    for effect in game.state["effects"]:
+        forbidden = effect["passive"].get("forbid_play")
+        if effect["character"] == character and forbidden and card_type in forbidden:
+            return f"{game.character_name(character)} can't play a {card_type} in this encounter"
     return None
 
 
