@@ -99,6 +99,8 @@ def rates(run: dict[str, float]) -> dict[str, float]:
         "encounters_per_second_whole_game": run["encounters"] / run["whole_game_seconds"],
         "scenarios_per_second": run["games"] / (run["whole_game_seconds"] + run["setup_seconds"]),
         "answers_per_second": run["answers"] / run["whole_game_seconds"],
+        # A declared power or an entered check is one more answer: real-card encounters take more.
+        "answers_per_encounter": run["answers"] / run["encounters"],
     }
 
 

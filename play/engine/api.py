@@ -87,7 +87,7 @@ def _apply(state: State, player: str, action: dict[str, Any], source: Any, *, in
 
 def _answer(game: Game, state: State, player: str, action: dict[str, Any]) -> None:
     decision = _validate(state, player, action)
-    step = game.state["stack"][-1]
+    step = game.top()
     game.emit("action", player=player, action=normalise(action), version=state["version"])
     if decision.get("select"):
         selection = decision["select"]

@@ -44,7 +44,7 @@ def set_skill(
     that skill, are all added as traits to the check", with the character's traits and the
     traits of a card played to determine the skill. Classic: only the skill used, the skills it
     references and the card's traits (see Ruleset.core_check_traits)."""
-    sheet = game.character(check["character"])
+    sheet = game.sheet(check["character"])
     die, modifier, skill_traits = resolve_skill(sheet["skills"], skill)
     check["alternative"] = alternative
     check["listed"] = listed

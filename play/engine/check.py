@@ -63,7 +63,7 @@ def _skill_options(game: Game, check: Step) -> list[dict[str, Any]]:
     found = []
     for index, alternative in enumerate(check["alternatives"]):
         for listed, skill in assembly.skill_choices(alternative):
-            die, modifier, traits = resolve_skill(game.character(check["character"])["skills"], skill)
+            die, modifier, traits = resolve_skill(game.sheet(check["character"])["skills"], skill)
             if immune & (set(traits) | {listed}):
                 continue
             label = f"{skill} d{die}{modifier:+d}" + (f" for the {listed} check" if listed != skill else "")
@@ -150,7 +150,7 @@ class Check(StepHandler):
     def _reroll_decision(self, game: Game, step: Step) -> Decision | None:
         attempter = step["character"]
         choices = options(game, check_scene(game, step, "reroll"), game.living())
-        sheet = game.character(attempter)
+        sheet = game.sheet(attempter)
         if sheet["hero_points"] > 0 and "hero_point" not in step["used"]:
             choices.append(
                 option(

@@ -152,7 +152,7 @@ def matching(game: Game, cards: list[str], selector: dict[str, Any]) -> list[str
 
 def _possible(game: Game, character: str, effects: list[dict[str, Any]]) -> bool:
     """Rulebook: "You may not choose an impossible option unless you have no other choice"."""
-    sheet = game.character(character)
+    sheet = game.sheet(character)
     for effect in effects:
         ((name, value),) = effect.items()
         if name in CARD_ACTIONS and isinstance(value, dict):

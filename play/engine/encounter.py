@@ -154,7 +154,7 @@ class Encounter(StepHandler):
         characters = [
             name
             for name in game.living()
-            if game.location_of(name) != here and not game.location(game.location_of(name))["closed"]
+            if game.location_of(name) != here and not game.location_view(game.location_of(name))["closed"]
         ]
         for name in reversed(characters):
             game.push("lockdown", character=name, encounter=step["id"], mode=mode, phase="offer", results=[])
@@ -355,7 +355,7 @@ class Encounter(StepHandler):
             return
         here = game.location_of(step["character"])
         candidates = [
-            name for name in game.local_characters(here) if name != step["character"] and game.character(name)["hand"]
+            name for name in game.local_characters(here) if name != step["character"] and game.sheet(name)["hand"]
         ]
         if candidates:
             game.push("avenge", encounter=step["id"], candidates=candidates, index=0)
@@ -399,7 +399,7 @@ class Encounter(StepHandler):
             cards.remove(card)
             game.to_vault(card)
         game.shuffle(cards, f"location:{here}")
-        distant = [name for name in game.open_locations() if name != here and game.location(name)["in_play"]]
+        distant = [name for name in game.open_locations() if name != here and game.location_view(name)["in_play"]]
         if all(name in step["guarded"] for name in distant):
             game.state["encountered"].remove(step["card"])
             game.to_vault(step["card"])
@@ -411,7 +411,9 @@ class Encounter(StepHandler):
         if card not in game.state["encountered"]:
             return
         unguarded = [
-            name for name in game.open_locations() if game.location(name)["in_play"] and name not in step["guarded"]
+            name
+            for name in game.open_locations()
+            if game.location_view(name)["in_play"] and name not in step["guarded"]
         ]
         if not unguarded:
             game.state["encountered"].remove(card)
@@ -446,9 +448,11 @@ class Encounter(StepHandler):
         if len(dealt) < len(unguarded):
             # Fewer blessings than needed ("use as many as there are"): which locations get a
             # card is random too.
-            places = [game.location(name)["card"] for name in unguarded]
+            places = [game.location_view(name)["card"] for name in unguarded]
             game.shuffle(places, "escape:locations")
-            unguarded = [next(name for name in unguarded if game.location(name)["card"] == place) for place in places]
+            unguarded = [
+                next(name for name in unguarded if game.location_view(name)["card"] == place) for place in places
+            ]
         for name, dealt_card in zip(unguarded, dealt, strict=False):
             cards = game.location(name)["cards"]
             cards.insert(0, dealt_card)
@@ -493,7 +497,7 @@ class Avenge(StepHandler):
         candidates = step["candidates"]
         while step["index"] < len(candidates):
             name = candidates[step["index"]]
-            if encounter is not None and game.alive(name) and game.character(name)["hand"]:
+            if encounter is not None and game.alive(name) and game.sheet(name)["hand"]:
                 break
             step["index"] += 1
         if encounter is None or step["index"] >= len(candidates):
@@ -508,7 +512,7 @@ class Avenge(StepHandler):
                 f"Bury {game.name(card)} to encounter {bane}",
                 player,
             )
-            for card in game.character(name)["hand"]
+            for card in game.sheet(name)["hand"]
         ]
         return decide(
             game,

@@ -123,10 +123,9 @@ def run(game: Game) -> None:
         if state["table"].get("abort_turn"):
             unwind_turn(game)
             continue
-        stack = state["stack"]
-        if not stack:
+        if not state["stack"]:
             raise EngineError("the step stack is empty while the scenario is being played")
-        step = stack[-1]
+        step = game.top()
         decision = HANDLERS[step["kind"]].run(game, step)
         if decision is not None:
             state["pending"] = decision
@@ -139,10 +138,10 @@ def unwind_turn(game: Game) -> None:
     card back into its location, or if it was summoned, banish it" (Encountering a Card)."""
     stack = game.state["stack"]
     while stack and stack[-1]["kind"] not in ("turn", "game"):
-        step = stack.pop()
+        step = game.pop_top()
         HANDLERS[step["kind"]].abort(game, step)
     if stack and stack[-1]["kind"] == "turn":
-        stack[-1]["phase"] = "over"
+        game.top()["phase"] = "over"
     for card in list(game.state["set_aside"]):
         game.state["set_aside"].remove(card)
         game.to_vault(card)

@@ -32,6 +32,8 @@ ONE_LEVEL_KEYS = frozenset(("table", "vault", "secret", "counters"))
 # Character sheets and locations: the mapping is copied, each entry only when the Game first
 # hands it out for changing (Game.character / Game.location): most answers touch one or two.
 COPY_ON_WRITE_KEYS = frozenset(("characters", "locations"))
+# The step stack: the list is copied, each step (a nested structure) only when the Game first
+# hands it out (Game.top / step_by_id / innermost): most answers touch the top step or two.
 FLAT_LIST_KEYS = frozenset(
     ("hourglass", "hourglass_discards", "removed", "encountered", "set_aside", "ephemeral", "gone", "revealed")
 )
@@ -57,6 +59,8 @@ def copy_state(state: State) -> State:
             copied[key] = None
         elif key in COPY_ON_WRITE_KEYS:
             copied[key] = dict(value)
+        elif key == "stack":
+            copied[key] = value[:]
         elif key in ONE_LEVEL_KEYS:
             copied[key] = _copy_one_level(value)
         elif key in FLAT_LIST_KEYS:
@@ -129,6 +133,7 @@ class Game:
         shared with the given state and are copied before they are changed."""
         self.state = state
         self._unshared: dict[str, set[str]] | None = {"characters": set(), "locations": set()} if copied else None
+        self._shared_steps: set[int] = {id(step) for step in state["stack"]} if copied else set()
         self.ruleset: Ruleset = get_ruleset(state["ruleset"])
         self.seeded = SeededSource(state["secret"]["seed"])
         self.source = source
@@ -457,6 +462,18 @@ class Game:
         self.state["stack"].append(step)
         return step
 
+    def _own_step(self, index: int) -> Step:
+        stack = self.state["stack"]
+        step = stack[index]
+        if self._shared_steps and id(step) in self._shared_steps:
+            self._shared_steps.discard(id(step))
+            step = stack[index] = marshal.loads(marshal.dumps(step))
+        return step
+
+    def top(self) -> Step:
+        """The step on top of the stack, to read or change."""
+        return self._own_step(-1)
+
     def pop(self, step: Step) -> None:
         stack = self.state["stack"]
         if not stack or stack[-1] is not step:
@@ -464,16 +481,23 @@ class Game:
         else:
             stack.pop()
 
+    def pop_top(self) -> Step:
+        step = self.top()
+        self.state["stack"].pop()
+        return step
+
     def step_by_id(self, step_id: int | None) -> Step | None:
         if step_id is None:
             return None
-        for step in reversed(self.state["stack"]):
-            if step["id"] == step_id:
-                return step
+        stack = self.state["stack"]
+        for index in range(len(stack) - 1, -1, -1):
+            if stack[index]["id"] == step_id:
+                return self._own_step(index)
         return None
 
     def innermost(self, kind: str) -> Step | None:
-        for step in reversed(self.state["stack"]):
-            if step["kind"] == kind:
-                return step
+        stack = self.state["stack"]
+        for index in range(len(stack) - 1, -1, -1):
+            if stack[index]["kind"] == kind:
+                return self._own_step(index)
         return None

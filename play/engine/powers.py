@@ -54,7 +54,7 @@ def _holders(game: Game, character: str) -> Iterator[tuple[str, list[dict[str, A
     ones), their location, the hour (core), displayed cards, lasting effects and wildcards."""
     for other in game.living():
         yield other, game.character_definition(other).get("passive", [])
-        for card in game.character(other)["displayed"]:
+        for card in game.sheet(other)["displayed"]:
             yield other, game.definition(card).get("passive", [])
     location = game.location_of(character)
     if location in game.state["locations"] and game.location_view(location)["in_play"]:
@@ -179,7 +179,7 @@ def _situation_failure(game: Game, scene: Scene, character: str, power: dict[str
 
 def _added_traits(game: Game, character: str, power: dict[str, Any]) -> set[str]:
     traits: set[str] = set()
-    skills = game.character(character)["skills"]
+    skills = game.sheet(character)["skills"]
     for effect in power.get("effects", []):
         if "add_trait" in effect:
             traits.update(effect["add_trait"])
@@ -325,7 +325,7 @@ def _variants(
         ((action, selector),) = cost.items()
         payers = [
             paying
-            for paying in game.character(character)["hand"]
+            for paying in game.sheet(character)["hand"]
             if paying != card and _selector_matches(game, paying, selector or {})
         ]
         variants = [dict(base, pay=paying) for paying in payers]
@@ -452,7 +452,7 @@ def usable_power(game: Game, scene: Scene, action: dict[str, Any]) -> dict[str, 
     if power is None or power_failure(game, scene, action["character"], action["source"], action.get("card"), power):
         raise IllegalAction("that power cannot be used now")
     if power.get("declare"):
-        power = declared_power(power, action, action["source"], game.character(action["character"])["hand"])
+        power = declared_power(power, action, action["source"], game.sheet(action["character"])["hand"])
         _declared_skill(scene, power, action)
     return power
 
@@ -480,7 +480,7 @@ def explain(game: Game, scene: Scene | None, action: dict[str, Any]) -> tuple[st
     card = action.get("card")
     if scene is None:
         return "no cards can be played now", RULE_PLAYING
-    if card is not None and action.get("source") == "hand" and card not in game.character(character)["hand"]:
+    if card is not None and action.get("source") == "hand" and card not in game.sheet(character)["hand"]:
         return "that card is not in your hand", RULE_FROM_HAND
     power = find_power(game, scene, action)
     if power is None:
@@ -488,7 +488,7 @@ def explain(game: Game, scene: Scene | None, action: dict[str, Any]) -> tuple[st
     failure = power_failure(game, scene, character, action.get("source", ""), card, power)
     if failure:
         return failure
-    if "pay" in action and action["pay"] not in game.character(character)["hand"]:
+    if "pay" in action and action["pay"] not in game.sheet(character)["hand"]:
         return "the card paying for that power is not in your hand", RULE_FROM_HAND
     return "that choice does not fit this power now", RULE_SITUATION
 

@@ -44,7 +44,7 @@ def requirement_options(game: Game, character: str, location: str, key: str) -> 
             choices.append(option({"type": "attempt", "option": index}, "Do it automatically", player))
         elif "cost" in alternative:
             ((action, selector),) = alternative["cost"].items()
-            for card in matching(game, game.character(character)["hand"], selector or {}):
+            for card in matching(game, game.sheet(character)["hand"], selector or {}):
                 choices.append(
                     option(
                         {"type": "attempt", "option": index, "pay": card},

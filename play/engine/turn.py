@@ -122,7 +122,7 @@ class Turn(StepHandler):
                 f"Give {game.name(card)} to {game.character_name(other)}",
                 player,
             )
-            for card in game.character(character)["hand"]
+            for card in game.sheet(character)["hand"]
             for other in others
         ]
         choices += self._free_actions(game, step)
@@ -279,9 +279,9 @@ class Turn(StepHandler):
 def turn_effects(game: Game, character: str, when: str) -> None:
     """Powers that happen at the start or end of a turn: on the character, their location,
     their displayed cards, the scourges that mark them and the wildcards in play."""
-    sheet = game.character(character)
+    sheet = game.sheet(character)
     definitions = [game.character_definition(character)]
-    if game.location(sheet["location"])["in_play"]:
+    if game.location_view(sheet["location"])["in_play"]:
         definitions.append(game.location_definition(sheet["location"]))
     definitions += [game.definition(card) for card in sheet["displayed"] if game.card_type(card) != "scourge"]
     definitions += [game.definition_of(scourge) for scourge in sheet["scourges"]]
@@ -338,7 +338,7 @@ class EndTurn(StepHandler):
         ]
         if step["phase"] == "recovery":
             step["phase"] = "banish_rest"
-            pending = [(name, card) for name in recovering for card in game.character(name)["recovery"]]
+            pending = [(name, card) for name in recovering for card in game.sheet(name)["recovery"]]
             for name, card in reversed(pending):
                 game.push("recovery", character=name, card=card, phase="check", results=[])
             return None
