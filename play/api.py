@@ -16,11 +16,13 @@ from pacg_site.api import DomainError
 
 from . import engine
 from .selectors import odds, players_of, session_for, sessions_for, viewer
-from .services import SCENARIOS, EngineRefusal, act, session_create, session_finish
+from .services import SCENARIOS, EngineRefusal, act, scenario_choices, session_create, session_finish
 
 
 class SessionInput(serializers.Serializer):
-    scenario = serializers.ChoiceField(choices=list(SCENARIOS))
+    scenario = serializers.ChoiceField(
+        choices=list(SCENARIOS), help_text="a starter scenario, or with a party a scenario card of the database"
+    )
     ruleset = serializers.ChoiceField(choices=list(engine.RULESETS), default="core-2019")
     party = serializers.IntegerField(required=False, help_text="play the party's characters with their decks")
     characters = serializers.ListField(child=serializers.CharField(), required=False)
@@ -31,6 +33,21 @@ class SessionInput(serializers.Serializer):
         required=False,
         help_text="per party character id: skills, hand_size, favored, where the card data lacks them",
     )
+    locations = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="location card uids to set out, where the scenario card's data does not list them",
+    )
+    location_decks = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="per location uid: the party's vault cards (uids) chosen for a location without a deck list",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # The database's scenarios change with the card data: read them per request.
+        self.fields["scenario"].choices = list(scenario_choices())
 
 
 class ActionInput(serializers.Serializer):
@@ -62,7 +79,9 @@ class SessionListAPI(APIView):
 
     @extend_schema(request=SessionInput, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:
-        """Set up a scenario with the homebrew starter pack's characters, for you or named users."""
+        """Set up a scenario with the homebrew starter pack's characters, for you or named users; or,
+        with `party`, the party's characters on a starter scenario or a scenario card of the database
+        (400 `facts_needed`, `locations_needed` or `location_decks_needed` say what to add)."""
         serializer = SessionInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         session = session_create(by=request.user, **serializer.validated_data)

@@ -8,6 +8,7 @@ from its `effects` section; a card without one is played by declaring its powers
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from cards.dataformat.schema import FieldError, format_skills, pacg_skills, serialize_card
@@ -119,3 +120,67 @@ def definitions_for(uids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Engine definitions for these database cards, keyed by uid."""
     cards = Card.objects.filter(uid__in=set(uids)).select_related("card_set")
     return {card.uid: engine_definition(card) for card in cards}
+
+
+@dataclass(frozen=True)
+class ScenarioData:
+    """A database scenario card read for setup: its engine definition with the story banes as
+    card uids, what the data leaves unknown, and the card names it could not find."""
+
+    uid: str
+    name: str
+    definition: dict[str, Any]
+    card_set: int
+    language: str
+    unknown: list[str] = field(default_factory=list)  # "villains", "henchmen" the data does not give
+    unfound: list[str] = field(default_factory=list)  # names of story banes not in the database
+
+
+def scenario_data(uid: str) -> ScenarioData | None:
+    """A scenario card of the database ready for setup, or None if there is no such card. The
+    data format names the villains, henchmen, dangers and proxies; the engine wants card uids,
+    looked up by name in the scenario's card set first, then among the cards of its language."""
+    card = Card.objects.filter(uid=uid, type="scenario").select_related("card_set").first()
+    if card is None:
+        return None
+    definition = engine_definition(card)
+    record = serialize_card(card.as_record() | {"set_language": card.language})
+    unknown = [key for key in ("villains", "henchmen") if key not in definition and record.get(key) is None]
+    entries = [entry if isinstance(entry, Mapping) else {"name": entry} for entry in record.get("henchmen") or []]
+    names = {*(record.get("villains") or []), *(record.get("dangers") or [])}
+    names |= {entry[key] for entry in entries for key in ("name", "proxy") if entry.get(key)}
+    found = _uids_by_name(names, card)
+    if "villains" not in definition and record.get("villains") is not None:
+        definition["villains"] = [found[name] for name in record["villains"] if name in found]
+    if "henchmen" not in definition and record.get("henchmen") is not None:
+        henchmen = []
+        for entry in entries:
+            if entry["name"] not in found:
+                continue
+            engine_entry: dict[str, Any] = {"card": found[entry["name"]], "closing": bool(entry.get("closing"))}
+            if entry.get("proxy") in found:
+                engine_entry["proxy"] = found[entry["proxy"]]
+            henchmen.extend([engine_entry] * int(entry.get("count") or 1))
+        definition["henchmen"] = henchmen
+    if "dangers" not in definition:
+        definition["dangers"] = [found[name] for name in record.get("dangers") or [] if name in found]
+    return ScenarioData(
+        uid=card.uid,
+        name=card.name,
+        definition=definition,
+        card_set=card.card_set_id,
+        language=card.language,
+        unknown=unknown,
+        unfound=sorted(names - set(found)),
+    )
+
+
+def _uids_by_name(names: set[str], scenario: Card) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for cards in (
+        Card.objects.filter(card_set=scenario.card_set, name__in=names),
+        Card.objects.filter(language=scenario.language, name__in=names).order_by("card_set__code", "uid"),
+    ):
+        for name, uid in cards.values_list("name", "uid"):
+            found.setdefault(name, uid)
+    return found

@@ -13,12 +13,24 @@ from rest_framework import status
 from campaigns.models import Character, LogEvent, Party
 from campaigns.selectors import party_for, party_state
 from campaigns.services import append_event
+from cards.models import Card
 from pacg_site.api import ConflictError, DomainError
 
 from . import engine
-from .definitions import FACTS, definitions_for, entered_facts, missing_facts, with_feats
+from .definitions import (
+    FACTS,
+    ScenarioData,
+    definitions_for,
+    entered_facts,
+    missing_facts,
+    scenario_data,
+    with_feats,
+)
+from .engine.cards import BOON_TYPES
+from .engine.errors import SetupError
 from .engine.sandbox import CHARACTERS as SANDBOX_CHARACTERS
 from .engine.sandbox import sandbox_deck, sandbox_definitions, sandbox_setup
+from .engine.setup import location_list
 from .models import GameSession, SessionAction, SessionPlayer
 from .selectors import viewer
 
@@ -26,6 +38,24 @@ SCENARIOS = {
     "sandbox.the-warlock": "The Warlock (homebrew starter scenario)",
     "sandbox.the-patrol": "The Patrol (homebrew; close every location, no villain)",
 }
+# Core rulebook, Play It Your Way: "Normal mode uses medium-sized locations (typically 9 cards plus
+# any story banes) ... small locations (typically 3 fewer cards) ... large locations (typically 3
+# more cards)": the number of cards players choose for a location card without a deck list.
+CHOSEN_DECK_SIZES = {"small": 6, "medium": 9, "large": 12}
+# Core rulebook, Setting Up leaves the count to each scenario's list ("use all of the locations
+# listed up to the number of characters you have"); its Example of Play sets out 4 locations for
+# 3 characters. Where the data lacks the list, players choose one location per character plus one.
+EXTRA_LOCATIONS = 1
+LOCATION_DECK_TYPES = (*BOON_TYPES, "monster", "barrier")
+
+
+def scenario_choices() -> dict[str, str]:
+    """The scenarios a party may play, id -> name: the homebrew starters, then the scenario
+    cards of the card database."""
+    cards = Card.objects.filter(type="scenario").exclude(uid__in=SCENARIOS).select_related("card_set")
+    return SCENARIOS | {
+        card.uid: f"{card.name} ({card.card_set.name})" for card in cards.order_by("card_set__code", "name")
+    }
 
 
 class EngineRefusal(DomainError):
@@ -73,17 +103,33 @@ def session_create(
     party: int | None = None,
     options: dict[str, Any] | None = None,
     facts: dict[str, Any] | None = None,
+    locations: list[str] | None = None,
+    location_decks: dict[str, list[str]] | None = None,
 ) -> GameSession:
     """Set up a scenario, ad hoc or from a party. Ad hoc, `characters` are card ids of the homebrew
     starter pack (default: the first two) and `players` names the user who plays each (default:
     the creator). From a party, `characters` are the party's character ids (default: all living),
     each played by its player with its deck and feats, the location decks and the hourglass come
     from the party's vault, and the ruleset is the party's; `facts` gives, per character id, what
-    the card data lacks (skills, hand size, favored card type)."""
+    the card data lacks (skills, hand size, favored card type).
+
+    A party may also play a scenario card of the database: its locations for that many characters,
+    its villains and henchmen; where the data lacks them, `locations` are the location cards the
+    players set out and `location_decks` ({location uid: [vault card uids]}) the cards they chose
+    for each location without a deck list. Refusals say what to choose from."""
     if scenario not in SCENARIOS:
-        raise DomainError(
-            f"no playable scenario {scenario!r}; use one of {', '.join(SCENARIOS)}", details={"scenario": scenario}
-        )
+        if party is None:
+            raise DomainError(
+                f"a session without a party plays a starter scenario "
+                f"({', '.join(name.split(' (')[0] for name in SCENARIOS.values())}); "
+                "a scenario of the card database is played by a party",
+                details={"scenario": scenario},
+            )
+        if not Card.objects.filter(uid=scenario, type="scenario").exists():
+            raise DomainError(
+                f"no scenario {scenario!r} in the card database; the lobby lists the playable ones",
+                details={"scenario": scenario},
+            )
     played_by = None
     if party is not None:
         played_by = party_for(by, party)
@@ -94,8 +140,13 @@ def session_create(
     if ruleset not in engine.RULESETS:
         raise DomainError(f"ruleset must be one of {', '.join(engine.RULESETS)}", details={"ruleset": ruleset})
     seats = table.seats
-    # The scenario's locations and starting places are those for this many characters.
-    setup = sandbox_setup(len(seats), scenario=scenario, options=options)
+    if scenario in SCENARIOS:
+        # The scenario's locations and starting places are those for this many characters.
+        setup = sandbox_setup(len(seats), scenario=scenario, options=options)
+    else:
+        data = scenario_data(scenario)
+        assert data is not None and table.vault is not None
+        setup = _database_setup(data, table, len(seats), options or {}, locations, location_decks)
     setup["cards"] = table.cards
     if table.vault is not None:
         setup["vault"] = table.vault
@@ -200,6 +251,194 @@ def _party_table(party: Party, characters: list[str] | None, facts: dict[str, An
             details={"missing": missing, "characters": {str(c.pk): c.card.name for c in chosen}},
         )
     return Table(seats, cards, vault)
+
+
+def _database_setup(
+    data: ScenarioData,
+    table: Table,
+    characters: int,
+    options: dict[str, Any],
+    locations: list[str] | None,
+    location_decks: dict[str, list[str]] | None,
+) -> dict[str, Any]:
+    """The engine setup of a database scenario: its story banes, the locations it lists or the
+    players chose, and the cards chosen for each location without a deck list."""
+    if data.unknown:
+        raise DomainError(
+            f"the card database does not give {data.name}'s {' or '.join(data.unknown)} (the storybook lists them), "
+            "so it cannot be set up yet; choose another scenario",
+            code="scenario_incomplete",
+            details={"scenario": data.name, "unknown": data.unknown},
+        )
+    if data.unfound:
+        raise DomainError(
+            f"{data.name} lists {', '.join(data.unfound)}, which the card database does not hold; "
+            "choose another scenario",
+            code="scenario_incomplete",
+            details={"scenario": data.name, "missing_cards": data.unfound},
+        )
+    scenario = data.definition
+    try:
+        delta = int(options.get("location_count_delta", 0))
+    except (TypeError, ValueError):
+        raise DomainError("location_count_delta is -1, 0 or 1", details={"options": options}) from None
+    if scenario.get("locations"):
+        if locations:
+            raise DomainError(
+                f"{data.name} lists its own locations; do not choose them", details={"locations": locations}
+            )
+        try:
+            chosen = location_list(scenario, characters, delta)
+        except SetupError as error:
+            raise EngineRefusal(error) from error
+    else:
+        chosen = _chosen_locations(data, characters, delta, locations)
+    henchmen = scenario.get("henchmen") or []
+    banes = {*scenario.get("villains", []), *scenario.get("dangers", [])}
+    banes |= {entry[key] for entry in henchmen for key in ("card", "proxy") if entry.get(key)}
+    table.cards.update(definitions_for({*chosen, *banes} - set(table.cards)))
+    table.cards[data.uid] = scenario
+    decks = _chosen_decks(data, chosen, table, options, location_decks)
+    setup: dict[str, Any] = {
+        "scenario": data.uid,
+        "options": dict(options),
+        "location_decks": decks,
+        # Each character starts at a location in turn (the players may choose; Setting Up).
+        "characters": [{"location": chosen[n % len(chosen)]} for n in range(characters)],
+    }
+    if not scenario.get("locations"):
+        setup["locations"] = chosen
+    return setup
+
+
+def _chosen_locations(data: ScenarioData, characters: int, delta: int, given: list[str] | None) -> list[str]:
+    count = characters + EXTRA_LOCATIONS + (delta if delta in (-1, 1) else 0)
+    offered = Card.objects.filter(type="location", card_set_id=data.card_set)
+    if not offered.exists():
+        offered = Card.objects.filter(type="location", language=data.language)
+    available = [{"uid": uid, "name": name} for uid, name in offered.order_by("name").values_list("uid", "name")]
+    details = {"scenario": data.name, "count": count, "characters": characters, "available": available}
+    if not given:
+        raise DomainError(
+            f"the card database does not list {data.name}'s locations: choose {count} location cards for "
+            f"{characters} characters (locations: [location uids]; one per character plus one, as in the Core "
+            f"rulebook's Example of Play); available: {', '.join(a['name'] for a in available)}",
+            code="locations_needed",
+            details=details,
+        )
+    names = dict(Card.objects.filter(type="location", uid__in=given).values_list("uid", "name"))
+    unknown = [uid for uid in given if uid not in names]
+    if unknown:
+        raise DomainError(
+            f"{unknown[0]!r} is not a location card of the database; choose from "
+            f"{', '.join(a['name'] for a in available)}",
+            code="locations_needed",
+            details=details | {"unknown": unknown},
+        )
+    twice = sorted({names[uid] for uid in given if given.count(uid) > 1})
+    if twice:
+        raise DomainError(f"{twice[0]} is chosen twice; each location is set out once", details=details)
+    if len(given) != count:
+        raise DomainError(
+            f"{data.name} with {characters} characters uses {count} locations; {len(given)} chosen",
+            code="locations_needed",
+            details=details,
+        )
+    return list(given)
+
+
+def _deck_size(options: dict[str, Any], location: str) -> str:
+    sizes = options.get("location_size", "medium")
+    size = sizes.get(location, "medium") if isinstance(sizes, dict) else sizes
+    return str(size) if size in CHOSEN_DECK_SIZES else "medium"
+
+
+def _chosen_decks(
+    data: ScenarioData,
+    locations: list[str],
+    table: Table,
+    options: dict[str, Any],
+    given: dict[str, list[str]] | None,
+) -> dict[str, list[str]]:
+    """The vault cards the players chose for each location without a deck list, checked: each
+    such location gets its number of cards, every card is in the vault, no card more often than
+    the vault holds it."""
+    cards, vault = table.cards, table.vault or {}
+    name = {uid: str(cards[uid]["name"]) if uid in cards else uid for uid in {*locations, *vault}}
+    needing = [loc for loc in locations if not cards.get(loc, {}).get("deck_list")]
+    given = dict(given or {})
+    for location in given:
+        if location not in locations:
+            raise DomainError(
+                f"cards are chosen for {name.get(location, location)!s}, which is not one of this session's "
+                f"locations ({', '.join(name[loc] for loc in locations)})",
+                details={"location": location},
+            )
+        if location not in needing:
+            raise DomainError(
+                f"{name[location]} is built from its deck list; do not choose its cards", details={"location": location}
+            )
+    if not needing:
+        return {}
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for uid, copies in sorted(vault.items(), key=lambda item: name[item[0]]):
+        kind = cards.get(uid, {}).get("type")
+        if kind in LOCATION_DECK_TYPES and copies > 0:
+            by_type.setdefault(kind, []).append({"uid": uid, "name": name[uid], "copies": copies})
+    wanted = {
+        loc: {"name": name[loc], "size": _deck_size(options, loc), "cards": CHOSEN_DECK_SIZES[_deck_size(options, loc)]}
+        for loc in needing
+    }
+    details = {
+        "scenario": data.name,
+        "locations": wanted,
+        "vault": by_type,
+        "rule": 'Core rulebook, Play It Your Way: "Normal mode uses medium-sized locations (typically 9 cards '
+        'plus any story banes)"; small 3 fewer, large 3 more',
+    }
+    missing = [loc for loc in needing if not given.get(loc)]
+    if missing:
+        raise DomainError(
+            f"{', '.join(name[loc] for loc in missing)} {'has' if len(missing) == 1 else 'have'} no deck list in the "
+            "card database: choose the cards from the party's vault "
+            f"({', '.join(str(wanted[loc]['name']) + ': ' + str(wanted[loc]['cards']) for loc in missing)}; "
+            "location_decks: {location uid: [card uids]}); the story banes are shuffled in, and the hourglass then "
+            "takes its blessings from what is left",
+            code="location_decks_needed",
+            details=details | {"missing": missing},
+        )
+    used: dict[str, list[str]] = {}
+    for location in needing:
+        chosen = given[location]
+        for uid in chosen:
+            if uid not in vault:
+                known = Card.objects.filter(uid=uid).values_list("name", flat=True).first()
+                raise DomainError(
+                    f"{name[location]}: {known or repr(uid)} is not in the party's vault",
+                    details=details | {"location": location, "card": uid},
+                )
+            if cards.get(uid, {}).get("type") not in LOCATION_DECK_TYPES:
+                raise DomainError(
+                    f"{name[location]}: {name[uid]} is a {cards.get(uid, {}).get('type')}; a location holds boons, "
+                    "monsters and barriers",
+                    details=details | {"location": location, "card": uid},
+                )
+            used.setdefault(uid, []).append(location)
+        if len(chosen) != wanted[location]["cards"]:
+            raise DomainError(
+                f"{name[location]} takes {wanted[location]['cards']} cards ({wanted[location]['size']}); "
+                f"{len(chosen)} chosen",
+                details=details | {"location": location},
+            )
+    for uid, where in used.items():
+        if len(where) > vault[uid]:
+            places = ", ".join(dict.fromkeys(name[loc] for loc in where))
+            held = "1 copy" if vault[uid] == 1 else f"{vault[uid]} copies"
+            raise DomainError(
+                f"{name[uid]} is chosen {len(where)} times ({places}) but the party's vault holds {held}",
+                details=details | {"card": uid, "chosen_at": where},
+            )
+    return {location: list(given[location]) for location in needing}
 
 
 def remembered_facts(party: Party) -> dict[str, dict[str, Any]]:

@@ -16,7 +16,9 @@ from .definitions import FACTS
 from .engine.cards import BOON_TYPES
 from .engine.sandbox import CHARACTERS
 from .selectors import session_for, sessions_for
-from .services import SCENARIOS, session_create
+from .services import SCENARIOS, scenario_choices, session_create
+
+ASKED = {"facts_needed", "locations_needed", "location_decks_needed"}
 
 
 def _facts_from(post: Any) -> dict[str, dict[str, str]]:
@@ -27,6 +29,45 @@ def _facts_from(post: Any) -> dict[str, dict[str, str]]:
         if len(parts) == 3 and parts[0] == "facts" and parts[2] in FACTS and value.strip():
             facts.setdefault(parts[1], {})[parts[2]] = value.strip()
     return facts
+
+
+def _decks_from(post: Any) -> dict[str, list[str]]:
+    """decks-<location uid> fields of the lobby's form: the vault cards chosen for it."""
+    return {key[len("decks-") :]: post.getlist(key) for key in post if key.startswith("decks-") and post.getlist(key)}
+
+
+def _carried(post: Any, asked: str) -> list[tuple[str, str]]:
+    """The answers of the earlier steps, sent again as hidden fields with the next step's form."""
+    prefixes = {"facts_needed": "facts-", "locations_needed": "locations", "location_decks_needed": "decks-"}
+    return [
+        (key, value)
+        for key in post
+        if any(key.startswith(prefix) for kind, prefix in prefixes.items() if kind != asked)
+        for value in post.getlist(key)
+    ]
+
+
+def _asking(error: DomainError, post: Any) -> dict[str, Any]:
+    """What the lobby asks for next, from a facts_needed, locations_needed or location_decks_needed refusal."""
+    asking: dict[str, Any] = {
+        "kind": error.code,
+        "message": error.message,
+        "party": post.get("party"),
+        "scenario": post.get("scenario", ""),
+        "carried": _carried(post, error.code),
+    }
+    details = error.details
+    if error.code == "facts_needed":
+        asking["characters"] = [
+            {"id": pk, "name": name, "missing": details["missing"].get(pk, [])}
+            for pk, name in details["characters"].items()
+            if pk in details["missing"]
+        ]
+    elif error.code == "locations_needed":
+        asking |= {"count": details["count"], "available": details["available"]}
+    else:
+        asking |= {"locations": details["locations"], "vault": details["vault"]}
+    return asking
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -43,19 +84,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 characters=request.POST.getlist("characters") or None,
                 party=int(party) if party else None,
                 facts=_facts_from(request.POST),
+                locations=request.POST.getlist("locations") or None,
+                location_decks=_decks_from(request.POST) or None,
             )
             return redirect(session)
         except DomainError as error:
-            if error.code == "facts_needed":
-                asking = {
-                    "party": party,
-                    "scenario": request.POST.get("scenario", ""),
-                    "characters": [
-                        {"id": pk, "name": name, "missing": error.details["missing"].get(pk, [])}
-                        for pk, name in error.details["characters"].items()
-                        if pk in error.details["missing"]
-                    ],
-                }
+            if error.code in ASKED and party:
+                asking = _asking(error, request.POST)
             else:
                 messages.error(request, error.message)
     sessions = list(sessions_for(request.user).select_related("party").defer("state", "initial_state", "setup"))
@@ -66,6 +101,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "sessions": [(s, names.get(s.scenario, SCENARIOS.get(s.scenario, s.scenario))) for s in sessions],
             "scenarios": SCENARIOS,
+            "party_scenarios": scenario_choices(),
             "characters": dict(Card.objects.filter(uid__in=CHARACTERS).values_list("uid", "name"))
             or {c: c for c in CHARACTERS},
             "parties": parties_for(request.user).filter(game="pacg"),

@@ -4,7 +4,9 @@ The setup is plain data (see README): the scenario, the characters with their de
 starting locations, the vault, the engine's card definitions and the Play It Your Way options.
 An optional `table` gives stacks in a fixed order instead (a location's cards, the hourglass,
 a starting hand with the deck below it, top first), as when transcribing a table already laid
-out; arranged locations get no story bane.
+out; arranged locations get no story bane. Where the scenario card does not list its locations,
+`locations` gives the ones the players set out; where a location card has no deck list,
+`location_decks` gives the vault cards the players chose for it (story banes are still shuffled in).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def _options(setup: dict[str, Any], scenario: dict[str, Any]) -> dict[str, Any]:
     if options["hourglass_size"] < 1:
         raise SetupError("the hourglass needs at least one blessing")
     characters = setup.get("characters") or []
-    if characters:
+    if characters and not setup.get("locations"):
         location_list(scenario, len(characters), options["location_count_delta"])  # refuses what it cannot do
     increases = _challenge_increases(options)
     if increases < MODES[mode]:
@@ -149,7 +151,10 @@ def build(setup: dict[str, Any], *, seed: str | None, ruleset: str, source: Any)
     characters = setup.get("characters") or []
     if not characters:
         raise SetupError("a scenario needs at least one character")
-    locations = _set_out_locations(game, location_list(scenario, len(characters), options["location_count_delta"]))
+    chosen = setup.get("locations") or location_list(scenario, len(characters), options["location_count_delta"])
+    if len(set(chosen)) != len(chosen):
+        raise SetupError("each location is set out once")
+    locations = _set_out_locations(game, list(chosen))
     state["scenario"] = {
         "id": scenario_id,
         "name": scenario.get("name", scenario_id),
@@ -161,9 +166,15 @@ def build(setup: dict[str, Any], *, seed: str | None, ruleset: str, source: Any)
     unknown = set(arranged) - set(locations)
     if unknown:
         raise SetupError(f"the table arranges {', '.join(sorted(unknown))}, which this scenario does not use")
+    decks = setup.get("location_decks") or {}
+    unknown = set(decks) - set(locations)
+    if unknown:
+        raise SetupError(f"cards are chosen for {', '.join(sorted(unknown))}, which this scenario does not use")
     for location in locations:
         if location in arranged:
             game.location(location)["cards"] = [game.retrieve(card) for card in arranged[location]]
+        elif location in decks:
+            game.location(location)["cards"] = [game.retrieve(card) for card in decks[location]]
         else:
             _build_location(game, location, options["location_size"])
     _story_banes(game, scenario, [location for location in locations if location not in arranged])
