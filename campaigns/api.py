@@ -34,8 +34,35 @@ class PartyInput(serializers.Serializer):
     game = serializers.ChoiceField(choices=["pacg", "aventuria"])
     ruleset = serializers.ChoiceField(choices=["core-2019", "classic", "aventuria"])
     adventure_path = serializers.CharField(required=False, allow_null=True, allow_blank=True)
-    products = serializers.ListField(child=serializers.CharField(), required=False)
+    products = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="card set codes; their cards build the vault"
+    )
+    vault_copies = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=99),
+        required=False,
+        help_text="copies of each card per card type (the rulebooks don't say; defaults fit four first decks)",
+    )
     notes = serializers.CharField(required=False, allow_blank=True)
+
+
+class PartyChange(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    notes = serializers.CharField(required=False, allow_blank=True)
+    products = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="every product the party owns; new ones fill the vault"
+    )
+    vault_copies = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=99), required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(
+                {
+                    field: [f"a party has no field {field!r} to change; use {', '.join(self.fields)}"]
+                    for field in unknown
+                }
+            )
+        return attrs
 
 
 class CharacterInput(serializers.Serializer):
@@ -105,13 +132,11 @@ class PartyAPI(APIView):
         party = party_for(request.user, party_id)
         return Response(party_body(party) | {"state": state_summary(party, party_state(party))})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=PartyChange, responses=OpenApiTypes.OBJECT)
     def patch(self, request: Request, party_id: int) -> Response:
-        """Rename the party or change its notes (its owner)."""
+        """Rename the party, change its notes or add products to its vault (its owner)."""
         party = party_for(request.user, party_id)
-        party = party_update(
-            party=party, by=request.user, name=request.data.get("name"), notes=request.data.get("notes")
-        )
+        party = party_update(party=party, by=request.user, **_valid(PartyChange(data=request.data)))
         return Response(party_body(party))
 
 

@@ -4,25 +4,38 @@ log, after the log with that event replays without breaking a rule."""
 from __future__ import annotations
 
 import copy
+import math
 from collections import Counter
+from collections.abc import Iterable
+from itertools import combinations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.models import User as UserModel
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from rest_framework import status
 
 from cards.models import Card, CardSet
 from pacg_site.api import DomainError, NotFoundError
 
-from .log import CHARACTER_KINDS, PARTY_KINDS, InvalidEvent, PartyState
+from .log import BOON_TYPES, CHARACTER_KINDS, PARTY_KINDS, InvalidEvent, PartyState
 from .models import Character, LogEvent, Party
 from .selectors import events_of, log_for, party_state, state_key
 
 PARTY_EVENTS = PARTY_KINDS - {"character_created"}
 CHARACTER_EVENTS = CHARACTER_KINDS
 KINDS = PARTY_KINDS | CHARACTER_KINDS
+
+# The card types a product puts in the vault: what decks are built from, and the boons and banes
+# the locations are dealt from (core "Build the Locations").
+VAULT_TYPES = {"pacg": (*BOON_TYPES, "monster", "barrier"), "aventuria": ("action", "aventuria_card")}
+# "You can build up to four decks at once with just the Core Set" (core, "Deck Suggestions").
+FULL_PARTY = 4
+# "draw 30 random blessings from the vault" (core "Create the Hourglass"; wotr "Blessings Deck").
+HOURGLASS = 30
+MAX_COPIES = 99
 
 
 class Forbidden(DomainError):
@@ -44,8 +57,10 @@ def party_create(
     ruleset: str,
     adventure_path: str | None = None,
     products: list[str] | None = None,
+    vault_copies: dict[str, int] | None = None,
     notes: str = "",
 ) -> Party:
+    """A new party; with products, its vault is built from their cards (see products_add)."""
     if not name.strip():
         raise DomainError("a party needs a name", details={"name": name})
     if game not in {"pacg", "aventuria"}:
@@ -60,16 +75,163 @@ def party_create(
             raise DomainError(
                 f"no adventure path has the id {adventure_path!r}", details={"adventure_path": adventure_path}
             )
-    sets = list(CardSet.objects.filter(code__in=products or []))
-    missing = set(products or []) - {s.code for s in sets}
-    if missing:
-        raise DomainError(f"no product has the code {sorted(missing)[0]!r}", details={"products": sorted(missing)})
+    sets = _products_of(game, products or [])
     party = Party.objects.create(
         owner=owner, name=name.strip(), game=game, ruleset=ruleset, adventure_path=path, notes=notes
     )
-    party.products.set(sets)
     party.members.add(owner)
+    if sets:
+        products_add(party=party, by=owner, products=[s.code for s in sets], vault_copies=vault_copies)
+    elif vault_copies:
+        raise DomainError(
+            "vault_copies needs products: choose the products whose cards build the vault",
+            details={"vault_copies": vault_copies},
+        )
     return party
+
+
+def product_choices(game: str) -> list[CardSet]:
+    """The products a party of this game can own: its card sets that hold cards for the vault."""
+    return list(CardSet.objects.filter(game=game, cards__type__in=VAULT_TYPES[game]).distinct())
+
+
+def _products_of(game: str, codes: Iterable[str]) -> list[CardSet]:
+    codes = list(dict.fromkeys(codes))
+    sets = {s.code: s for s in CardSet.objects.filter(code__in=codes)}
+    choices = ", ".join(f"{s.name} ({s.code})" for s in product_choices(game)) or "none yet"
+    for code in codes:
+        if code not in sets:
+            raise DomainError(
+                f"no product has the code {code!r}; the {game} products are: {choices}", details={"products": [code]}
+            )
+        if sets[code].game != game:
+            raise DomainError(
+                f"{sets[code].name} is a {sets[code].game} product, and this is a {game} party; "
+                f"choose among: {choices}",
+                details={"products": [code]},
+            )
+    return [sets[code] for code in codes]
+
+
+def products_in_vault(party: Party) -> list[str]:
+    """The codes of the products whose cards a live (not reverted) log entry put in the vault."""
+    state = party_state(party)
+    codes: list[str] = []
+    for seq, data in party.log.filter(kind="vault_changed").order_by("seq").values_list("seq", "data"):
+        if seq not in state.reverted:
+            codes += [code for code in data.get("products") or [] if code not in codes]
+    return codes
+
+
+def default_vault_copies(party: Party, products: Iterable[CardSet]) -> dict[str, int]:
+    """Copies of each card, per type, that the rulebooks never state: enough that any full party
+    of the products' characters quick-starts its suggested decks (every named card for each
+    character that names it, and the rest of each deck list) and, for blessings, that 30 stay
+    in the vault for the hourglass."""
+    sets = {s.pk for s in products} | set(party.products.values_list("pk", flat=True))
+    types = VAULT_TYPES[party.game]
+    eligible: Counter[str] = Counter()
+    for card in Card.objects.filter(card_set__in=sets, type__in=types):
+        if first_deck_card(party, card):
+            eligible[card.type] += 1
+    characters = list(Card.objects.filter(card_set__in=sets, type="character"))
+    copies = {}
+    for kind in types:
+        demand, fillers, named = 0, 0, 0
+        for group in combinations(characters, min(FULL_PARTY, len(characters))):
+            counts = sum(((c.data.get("deck_list") or {}).get(kind) or {}).get("count", 0) for c in group)
+            names = Counter(name for c in group for name in (c.data.get("suggested_deck") or {}).get(kind, []))
+            demand = max(demand, counts)
+            fillers = max(fillers, counts - sum(names.values()))
+            named = max(named, max(names.values(), default=0))
+        if kind == "blessing" and party.game == "pacg":
+            demand += HOURGLASS
+            fillers += HOURGLASS
+        if not eligible[kind]:
+            copies[kind] = 1
+            continue
+        # A named card is taken by the characters naming it, and by other decks' fillers at most
+        # once per round of one copy of each card.
+        copies[kind] = max(1, math.ceil(demand / eligible[kind]), named + math.ceil(fillers / eligible[kind]))
+    return copies
+
+
+def _copies(party: Party, sets: list[CardSet], given: dict[str, int] | None) -> dict[str, int]:
+    copies = default_vault_copies(party, sets)
+    unknown = sorted(set(given or {}) - set(copies))
+    if unknown:
+        raise DomainError(
+            f"vault_copies has no card type {', '.join(map(repr, unknown))}; use {', '.join(copies)}",
+            details={"vault_copies": unknown},
+        )
+    for kind, count in (given or {}).items():
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COPIES:
+            raise DomainError(
+                f"copies of each {kind} must be a whole number from 0 to {MAX_COPIES}",
+                details={"vault_copies": {kind: count}},
+            )
+        copies[kind] = count
+    return copies
+
+
+@transaction.atomic
+def products_add(
+    *, party: Party, by: AbstractBaseUser, products: list[str], vault_copies: dict[str, int] | None = None
+) -> LogEvent:
+    """The party owns these products: their cards go into the vault as one `vault_changed`
+    entry (shown in the log, revertible). How many copies of a card a product holds is not in
+    the rulebooks, so each card gets its type's stated copies (vault_copies, else the defaults)."""
+    _owner_only(party, by, "add products to the vault")
+    sets = _products_of(party.game, products)
+    if not sets:
+        raise DomainError("choose at least one product", details={"products": products})
+    present = set(products_in_vault(party))
+    for card_set in sets:
+        if card_set.code in present:
+            raise DomainError(
+                f"the {card_set.name}'s cards are already in the vault; to change how many copies it holds, "
+                "correct the vault on the party page (Vault), or revert the log entry that added them",
+                details={"products": [card_set.code]},
+            )
+    copies = _copies(party, sets, vault_copies)
+    add = {
+        uid: copies[kind]
+        for uid, kind in Card.objects.filter(card_set__in=sets, type__in=list(copies))
+        .order_by("uid")
+        .values_list("uid", "type")
+        if copies[kind]
+    }
+    if not add:
+        names = ", ".join(s.name for s in sets)
+        raise DomainError(
+            f"{names} holds no card the vault takes ({', '.join(copies)}), or every type's copies are 0",
+            details={"products": [s.code for s in sets]},
+        )
+    party.products.add(*sets)
+    event, _ = append_event(
+        party=party,
+        by=by,
+        kind="vault_changed",
+        data={"add": add, "products": [s.code for s in sets], "copies": copies},
+    )
+    assert event is not None
+    return event
+
+
+@transaction.atomic
+def vault_set_copies(*, party: Party, by: AbstractBaseUser, card: str, count: int) -> LogEvent | None:
+    """Correct the vault: it holds `count` copies of the card (a `vault_changed` entry)."""
+    found = Card.objects.filter(uid=card).first()
+    if found is None:
+        raise DomainError(f"no card has the id {card!r}; choose a card of the party's products", details={"card": card})
+    if count < 0 or count > MAX_COPIES:
+        raise DomainError(f"the vault holds 0 to {MAX_COPIES} copies of {found.name}", details={"count": count})
+    held = party_state(party).vault[card]
+    if count == held:
+        return None
+    data = {"add": {card: count - held}} if count > held else {"remove": {card: held - count}}
+    event, _ = append_event(party=party, by=by, kind="vault_changed", data=data)
+    return event
 
 
 @transaction.atomic
@@ -83,7 +245,17 @@ def member_invite(*, party: Party, by: AbstractBaseUser, username: str) -> Abstr
 
 
 @transaction.atomic
-def party_update(*, party: Party, by: AbstractBaseUser, name: str | None = None, notes: str | None = None) -> Party:
+def party_update(
+    *,
+    party: Party,
+    by: AbstractBaseUser,
+    name: str | None = None,
+    notes: str | None = None,
+    products: list[str] | None = None,
+    vault_copies: dict[str, int] | None = None,
+) -> Party:
+    """Rename, change the notes, or own more products (their cards go into the vault). A product
+    already in the vault stays: its cards leave it by reverting or correcting the vault."""
     _owner_only(party, by, "change the party")
     if name is not None:
         if not name.strip():
@@ -92,6 +264,29 @@ def party_update(*, party: Party, by: AbstractBaseUser, name: str | None = None,
     if notes is not None:
         party.notes = notes
     party.save()
+    if products is not None:
+        present = products_in_vault(party)
+        dropped = [code for code in present if code not in products]
+        if dropped:
+            names = ", ".join(CardSet.objects.filter(code__in=dropped).values_list("name", flat=True))
+            raise DomainError(
+                f"products lists what the party owns, and {names} would leave it; a product's cards leave the "
+                "vault by reverting the log entry that added them (party page, Log)",
+                details={"products": dropped},
+            )
+        new = [code for code in dict.fromkeys(products) if code not in present]
+        if new:
+            products_add(party=party, by=by, products=new, vault_copies=vault_copies)
+        elif vault_copies:
+            raise DomainError(
+                "vault_copies applies to the products being added; to change copies already in the vault, "
+                "correct the vault on the party page (Vault)",
+                details={"vault_copies": vault_copies},
+            )
+    elif vault_copies:
+        raise DomainError(
+            "vault_copies needs products: list the products to add", details={"vault_copies": vault_copies}
+        )
     return party
 
 
@@ -210,8 +405,8 @@ def first_deck_card(party: Party, card: Card) -> bool:
 
 
 def suggested_deck(party: Party, character: Card) -> dict[str, int]:
-    """The named suggestions of the Deck Suggestions, then the vault's lowest-level cards of each
-    type the deck list still needs."""
+    """The named suggestions of the Deck Suggestions, then the vault's cards a first deck may hold
+    of each type the deck list still needs."""
     state = party_state(party)
     deck_list = character.data.get("deck_list") or {}
     suggested = character.data.get("suggested_deck") or {}
@@ -220,6 +415,14 @@ def suggested_deck(party: Party, character: Card) -> dict[str, int]:
     by_name = {}
     for uid in available:
         by_name.setdefault(cards[uid].name, uid)
+    named = {
+        name
+        for other in Card.objects.filter(
+            Q(card_set__in=party.products.all()) | Q(card_set=character.card_set_id), type="character"
+        ).only("data")
+        for names in (other.data.get("suggested_deck") or {}).values()
+        for name in names
+    }
     deck: Counter[str] = Counter()
     for kind, entry in deck_list.items():
         need = entry["count"]
@@ -229,21 +432,32 @@ def suggested_deck(party: Party, character: Card) -> dict[str, int]:
                 deck[uid] += 1
                 available[uid] -= 1
                 need -= 1
+        # The card with the most copies left, one at a time (a varied deck that drains no card): a
+        # stated level before an unknown one, and cards no suggestion names before those others want.
         fillers = sorted(
-            (
-                uid
-                for uid in available
-                if available[uid] and cards[uid].type == kind and first_deck_card(party, cards[uid])
-            ),
-            key=lambda uid: cards[uid].name,
+            (uid for uid in available if cards[uid].type == kind and first_deck_card(party, cards[uid])),
+            key=lambda uid: (cards[uid].level is None, cards[uid].name in named, cards[uid].name),
         )
+        tiers: dict[tuple[bool, bool], list[str]] = {}
         for uid in fillers:
-            while need and available[uid]:
+            tiers.setdefault((cards[uid].level is None, cards[uid].name in named), []).append(uid)
+        for tier in tiers.values():
+            while need and any(available[uid] for uid in tier):
+                uid = min(tier, key=lambda uid: (-available[uid], tier.index(uid)))
                 deck[uid] += 1
                 available[uid] -= 1
                 need -= 1
         if need:
             raise DomainError(
-                f"the vault lacks {need} {kind}(s) for {character.name}'s deck", details={"type": kind, "missing": need}
+                f"the vault lacks {need} {kind}(s) for {character.name}'s deck; {_fill_the_vault(party, character)}, "
+                "or untick Quick start and build the deck in the deck editor",
+                details={"type": kind, "missing": need},
             )
     return dict(deck)
+
+
+def _fill_the_vault(party: Party, character: Card) -> str:
+    product = character.card_set
+    if product.code in products_in_vault(party):
+        return "add copies to the vault on the party page (Vault: correct the vault, or add another product)"
+    return f"add the {product.name}'s cards to the vault on the party page (Vault)"

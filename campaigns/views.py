@@ -18,7 +18,16 @@ from pacg_site.api import DomainError, NotFoundError
 from .api import character_body
 from .models import Character
 from .selectors import character_for, parties_for, party_for, party_state
-from .services import append_event, character_create, member_invite, party_create, revert_event
+from .services import (
+    append_event,
+    character_create,
+    member_invite,
+    party_create,
+    product_choices,
+    products_add,
+    products_in_vault,
+    revert_event,
+)
 from .transfer import export_party, import_party
 
 LOG_SHOWN = 50  # the latest entries; the API serves the whole log
@@ -41,12 +50,14 @@ def party_list(request: HttpRequest) -> HttpResponse:
                 name=request.POST.get("name", ""),
                 game=request.POST.get("game", ""),
                 ruleset=request.POST.get("ruleset", ""),
+                products=request.POST.getlist("products"),
                 notes=request.POST.get("notes", ""),
             )
             return redirect(party)
         except DomainError as error:
             messages.error(request, error.message)
-    return render(request, "campaigns/list.html", {"parties": parties_for(request.user)})
+    products = [*product_choices("pacg"), *product_choices("aventuria")]
+    return render(request, "campaigns/list.html", {"parties": parties_for(request.user), "products": products})
 
 
 def dashboard(request: HttpRequest, party_id: int) -> HttpResponse:
@@ -60,6 +71,13 @@ def dashboard(request: HttpRequest, party_id: int) -> HttpResponse:
     for event in scenarios:
         event.scenario_name = names.get(str(event.data.get("scenario")), event.data.get("scenario"))
     choices = Card.objects.filter(type__in=["character", "hero"], card_set__game=party.game).select_related("card_set")
+    owned = products_in_vault(party)
+    # A new party's next steps: products into the vault, characters, a first scenario.
+    steps = [
+        ("Build the vault from your products", bool(owned), "#vault"),
+        ("Add your characters (quick start builds their decks)", bool(characters), "#add-character"),
+        ("Play a first scenario at the table", bool(scenarios), "/play/"),
+    ]
     return render(
         request,
         "campaigns/dashboard.html",
@@ -72,6 +90,9 @@ def dashboard(request: HttpRequest, party_id: int) -> HttpResponse:
             "vault": sorted(((names.get(uid, uid), n) for uid, n in state.vault.items() if n)),
             "is_owner": party.owner_id == request.user.pk,
             "character_cards": choices,
+            "steps": steps if not all(done for _, done, _ in steps) else [],
+            "products": [p for p in product_choices(party.game) if p.code not in owned],
+            "owned": [p.name for p in product_choices(party.game) if p.code in owned],
         },
     )
 
@@ -100,6 +121,8 @@ def party_action(request: HttpRequest, party_id: int, action: str) -> HttpRespon
             append_event(party=party, by=request.user, kind="scenario_played", data=data)
         elif action == "revert":
             revert_event(party=party, by=request.user, seq=int(request.POST.get("seq", "0")))
+        elif action == "products":
+            products_add(party=party, by=request.user, products=request.POST.getlist("products"))
         elif action == "vault":
             cards = json.loads(request.POST.get("cards") or "{}")
             append_event(party=party, by=request.user, kind="vault_changed", data={"add": cards})
