@@ -66,7 +66,8 @@ def _skill_options(game: Game, check: Step) -> list[dict[str, Any]]:
             die, modifier, traits = resolve_skill(game.sheet(check["character"])["skills"], skill)
             if immune & (set(traits) | {listed}):
                 continue
-            label = f"{skill} d{die}{modifier:+d}" + (f" for the {listed} check" if listed != skill else "")
+            label = f"{skill} d{die}{modifier:+d}".removesuffix("+0")  # "Strength d10", not "d10+0"
+            label += f" for the {listed} check" if listed != skill else ""
             action = {"type": "skill", "alternative": index, "listed": listed, "skill": skill}
             found.append(option(action, label, player, check=_would_be(game, check, action, found_passives)))
     found.extend(options(game, check_scene(game, check, "check.skill"), [check["character"]]))
