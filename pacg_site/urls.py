@@ -48,6 +48,7 @@ api_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.Health.as_view(), name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -9,6 +9,8 @@ from rest_framework.views import APIView
 
 from cards.models import Card, CardSet
 
+from .health import health
+
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"card_count": Card.objects.count(), "set_count": CardSet.objects.count()})
@@ -37,3 +39,16 @@ class APIRoot(APIView):
             "token",
         ]
         return Response({name: reverse(f"api:{name}", request=request) for name in names})
+
+
+class Health(APIView):
+    """`/healthz`: 200 when the database, cache, broker and search indexes all answer, else 503
+    with what failed. Open to the probe, no session needed."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request) -> Response:
+        ok, checks = health()
+        return Response({"status": "ok" if ok else "failing", "checks": checks}, status=200 if ok else 503)
