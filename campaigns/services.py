@@ -38,6 +38,19 @@ HOURGLASS = 30
 MAX_COPIES = 99
 
 
+def clean_text(value: str, field: str, *, lines: bool = False) -> str:
+    """Text as stored: trimmed, and without control characters (newlines and tabs are allowed
+    where the text may have several lines), which would garble pages, exports and logs."""
+    allowed = "\n\t" if lines else ""
+    bad = next((c for c in value if (ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed), None)
+    if bad is not None:
+        raise DomainError(
+            f"{field} contains the control character U+{ord(bad):04X} at position {value.index(bad) + 1}; remove it",
+            details={"field": field, "position": value.index(bad) + 1},
+        )
+    return value.strip()
+
+
 class Forbidden(DomainError):
     code = "forbidden"
     status_code = status.HTTP_403_FORBIDDEN
@@ -61,7 +74,8 @@ def party_create(
     notes: str = "",
 ) -> Party:
     """A new party; with products, its vault is built from their cards (see products_add)."""
-    if not name.strip():
+    name, notes = clean_text(name, "name"), clean_text(notes, "notes", lines=True)
+    if not name:
         raise DomainError("a party needs a name", details={"name": name})
     if game not in {"pacg", "aventuria"}:
         raise DomainError("game must be pacg or aventuria", details={"game": game})
@@ -76,9 +90,7 @@ def party_create(
                 f"no adventure path has the id {adventure_path!r}", details={"adventure_path": adventure_path}
             )
     sets = _products_of(game, products or [])
-    party = Party.objects.create(
-        owner=owner, name=name.strip(), game=game, ruleset=ruleset, adventure_path=path, notes=notes
-    )
+    party = Party.objects.create(owner=owner, name=name, game=game, ruleset=ruleset, adventure_path=path, notes=notes)
     party.members.add(owner)
     if sets:
         products_add(party=party, by=owner, products=[s.code for s in sets], vault_copies=vault_copies)
@@ -258,11 +270,12 @@ def party_update(
     already in the vault stays: its cards leave it by reverting or correcting the vault."""
     _owner_only(party, by, "change the party")
     if name is not None:
-        if not name.strip():
-            raise DomainError("a party needs a name")
-        party.name = name.strip()
+        name = clean_text(name, "name")
+        if not name:
+            raise DomainError("a party needs a name", details={"name": name})
+        party.name = name
     if notes is not None:
-        party.notes = notes
+        party.notes = clean_text(notes, "notes", lines=True)
     party.save()
     if products is not None:
         present = products_in_vault(party)
@@ -385,6 +398,7 @@ def character_create(
         raise DomainError(f"no {party.game} character has the id {card!r}", details={"card": card})
     if quick_start:
         deck = suggested_deck(party, character_card)
+    player_name = clean_text(player_name, "player_name")
     character = Character.objects.create(party=party, player=by, player_name=player_name, card=character_card)
     _append(
         party,
