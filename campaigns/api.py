@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -14,12 +14,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Card
-from pacg_site.api import DomainError
+from pacg_site.api import PAGE_PARAMETERS, DomainError, StrictSerializer, documented, flag, page_of, paginated, text
 
+from . import schemas
 from .log import PartyState
 from .models import Character, LogEvent, Party
 from .selectors import card_info, character_for, parties_for, party_for, party_state
-from .services import append_event, character_create, member_invite, party_create, party_update, revert_event
+from .services import (
+    LOGGABLE,
+    MAX_COPIES,
+    VAULT_TYPES,
+    append_event,
+    character_create,
+    member_invite,
+    party_create,
+    party_update,
+    revert_event,
+)
 from .sheet import sheet
 from .transfer import export_party, import_party
 
@@ -29,51 +40,61 @@ def _valid(serializer: serializers.Serializer) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
-class PartyInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    game = serializers.ChoiceField(choices=["pacg", "aventuria"])
-    ruleset = serializers.ChoiceField(choices=["core-2019", "classic", "aventuria"])
+DRY_RUN = OpenApiParameter("dry_run", OpenApiTypes.BOOL, description="check only, change nothing")
+MEMBERS_ONLY = (403, 404)  # 403: not logged in; 404: not a member (a party's existence is not told)
+
+
+VaultCopies = type(
+    "VaultCopies",
+    (StrictSerializer,),
+    {
+        kind: serializers.IntegerField(min_value=0, max_value=MAX_COPIES, required=False)
+        for kind in sorted({kind for kinds in VAULT_TYPES.values() for kind in kinds})
+    },
+)
+
+
+class PartyInput(StrictSerializer):
+    name = text(max_length=120)
+    game = serializers.ChoiceField(choices=schemas.GAMES)
+    ruleset = serializers.ChoiceField(choices=schemas.RULESETS)
     adventure_path = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     products = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="card set codes; their cards build the vault"
     )
-    vault_copies = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=99),
+    vault_copies = VaultCopies(
         required=False,
         help_text="copies of each card per card type (the rulebooks don't say; defaults fit four first decks)",
     )
     notes = serializers.CharField(required=False, allow_blank=True)
 
 
-class PartyChange(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+class PartyChange(StrictSerializer):
+    name = text(max_length=120, required=False)
     notes = serializers.CharField(required=False, allow_blank=True)
     products = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="every product the party owns; new ones fill the vault"
     )
-    vault_copies = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=99), required=False)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError(
-                {
-                    field: [f"a party has no field {field!r} to change; use {', '.join(self.fields)}"]
-                    for field in unknown
-                }
-            )
-        return attrs
+    vault_copies = VaultCopies(required=False, help_text="copies of each new card per card type")
 
 
-class CharacterInput(serializers.Serializer):
-    card = serializers.CharField()
+class MemberInput(StrictSerializer):
+    username = text(max_length=150)
+
+
+class CharacterInput(StrictSerializer):
+    card = text(help_text="the character card's id, e.g. core.ezren")
     player_name = serializers.CharField(required=False, allow_blank=True, max_length=80)
     deck = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
     quick_start = serializers.BooleanField(default=False)
 
 
-class EventInput(serializers.Serializer):
-    kind = serializers.CharField()
+class DeckInput(StrictSerializer):
+    deck = serializers.DictField(child=serializers.IntegerField(min_value=0), help_text="card id: copies")
+
+
+class EventInput(StrictSerializer):
+    kind = serializers.ChoiceField(choices=sorted(LOGGABLE))
     character = serializers.IntegerField(required=False, allow_null=True)
     data = serializers.DictField(required=False, default=dict)
 
@@ -110,12 +131,18 @@ def party_body(party: Party) -> dict[str, Any]:
 class PartyListAPI(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_list",
+        "The parties you belong to",
+        page_of(schemas.Party, "PartyPage"),
+        errors=(400, 403, 404),
+        parameters=PAGE_PARAMETERS,
+    )
     def get(self, request: Request) -> Response:
-        """The parties you belong to."""
-        return Response([party_body(p) for p in parties_for(request.user).select_related("owner", "adventure_path")])
+        parties = parties_for(request.user).select_related("owner", "adventure_path").order_by("pk")
+        return paginated(request, parties, party_body)
 
-    @extend_schema(request=PartyInput, responses=OpenApiTypes.OBJECT)
+    @documented("parties_create", "Start a party", schemas.Party, created=True, request=PartyInput, errors=(400, 403))
     def post(self, request: Request) -> Response:
         """Start a party; you own it."""
         data = _valid(PartyInput(data=request.data))
@@ -126,13 +153,13 @@ class PartyListAPI(APIView):
 class PartyAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("parties_get", "A party and its state", schemas.PartyDetail, errors=MEMBERS_ONLY)
     def get(self, request: Request, party_id: int) -> Response:
         """The party, with its state as derived from the log."""
         party = party_for(request.user, party_id)
         return Response(party_body(party) | {"state": state_summary(party, party_state(party))})
 
-    @extend_schema(request=PartyChange, responses=OpenApiTypes.OBJECT)
+    @documented("parties_update", "Change a party", schemas.Party, request=PartyChange, errors=(400, *MEMBERS_ONLY))
     def patch(self, request: Request, party_id: int) -> Response:
         """Rename the party, change its notes or add products to its vault (its owner)."""
         party = party_for(request.user, party_id)
@@ -143,14 +170,18 @@ class PartyAPI(APIView):
 class MembersAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_members_invite",
+        "Invite a member",
+        schemas.Party,
+        created=True,
+        request=MemberInput,
+        errors=(400, *MEMBERS_ONLY),
+    )
     def post(self, request: Request, party_id: int) -> Response:
         """Invite a member by username (the owner)."""
         party = party_for(request.user, party_id)
-        username = request.data.get("username")
-        if not isinstance(username, str) or not username:
-            raise DomainError("username is required", details={"username": username})
-        member_invite(party=party, by=request.user, username=username)
+        member_invite(party=party, by=request.user, **_valid(MemberInput(data=request.data)))
         return Response(party_body(party), status=status.HTTP_201_CREATED)
 
 
@@ -186,13 +217,28 @@ def character_body(character: Character, state: PartyState) -> dict[str, Any]:
 class PartyCharactersAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_characters_list",
+        "The party's characters",
+        page_of(schemas.Character, "CharacterPage"),
+        errors=(400, *MEMBERS_ONLY),
+        parameters=PAGE_PARAMETERS,
+    )
     def get(self, request: Request, party_id: int) -> Response:
+        """Every character of the party, each with its sheet."""
         party = party_for(request.user, party_id)
         state = party_state(party)
-        return Response([character_body(c, state) for c in party.characters.select_related("card", "player")])
+        characters = party.characters.select_related("card", "player").order_by("pk")
+        return paginated(request, characters, lambda c: character_body(c, state))
 
-    @extend_schema(request=CharacterInput, responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_characters_create",
+        "Add a character",
+        schemas.Character,
+        created=True,
+        request=CharacterInput,
+        errors=(400, *MEMBERS_ONLY),
+    )
     def post(self, request: Request, party_id: int) -> Response:
         """A new character you play; quick_start builds the rulebook's suggested deck."""
         party = party_for(request.user, party_id)
@@ -204,7 +250,7 @@ class PartyCharactersAPI(APIView):
 class CharacterAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("characters_get", "A character sheet", schemas.Character, errors=MEMBERS_ONLY)
     def get(self, request: Request, character_id: int) -> Response:
         """The character sheet: what the checked feats mean."""
         character = character_for(request.user, character_id)
@@ -214,23 +260,27 @@ class CharacterAPI(APIView):
 class DeckAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("characters_deck_get", "A character's deck", schemas.Deck, errors=MEMBERS_ONLY)
     def get(self, request: Request, character_id: int) -> Response:
+        """The character's current deck: card id and copies."""
         character = character_for(request.user, character_id)
         state = party_state(character.party)
         return Response({"deck": dict(sorted(state.characters[character.pk].deck.items()))})
 
-    @extend_schema(
-        parameters=[OpenApiParameter("dry_run", OpenApiTypes.BOOL, description="validate only, change nothing")],
-        responses=OpenApiTypes.OBJECT,
+    @documented(
+        "characters_deck_rebuild",
+        "Rebuild a character's deck",
+        schemas.DeckRebuilt,
+        request=DeckInput,
+        errors=(400, *MEMBERS_ONLY),
+        parameters=[DRY_RUN],
     )
     def put(self, request: Request, character_id: int) -> Response:
-        """Rebuild this character's deck ({card id: count}); with ?dry_run=1 only check it."""
+        """Rebuild this character's deck ({card id: count}) between scenarios, as the rules allow;
+        with ?dry_run=true only check it."""
         character = character_for(request.user, character_id)
-        deck = request.data.get("deck")
-        if not isinstance(deck, dict) or not all(isinstance(n, int) and n >= 0 for n in deck.values()):
-            raise DomainError("deck must map card ids to counts (whole numbers, 0 or more)", details={"deck": deck})
-        dry_run = request.query_params.get("dry_run") in {"1", "true", "yes"}
+        dry_run = flag(request, "dry_run")
+        deck = _valid(DeckInput(data=request.data))["deck"]
         event, state = append_event(
             party=character.party,
             by=request.user,
@@ -263,20 +313,35 @@ def event_body(event: LogEvent) -> dict[str, Any]:
 class LogAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_log_list",
+        "The campaign log",
+        page_of(schemas.LogListEntry, "LogPage"),
+        errors=(400, *MEMBERS_ONLY),
+        parameters=PAGE_PARAMETERS,
+    )
     def get(self, request: Request, party_id: int) -> Response:
         """The campaign log, oldest first; reverted entries stay, marked."""
         party = party_for(request.user, party_id)
         state = party_state(party)
         events = party.log.select_related("author").order_by("seq")
-        return Response([event_body(e) | {"reverted": e.seq in state.reverted} for e in events])
+        return paginated(request, events, lambda e: event_body(e) | {"reverted": e.seq in state.reverted})
 
-    @extend_schema(
-        request=EventInput, responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("dry_run", OpenApiTypes.BOOL)]
+    @documented(
+        "parties_log_append",
+        "Log what happened",
+        schemas.LogAppended,
+        created=True,
+        request=EventInput,
+        errors=(400, *MEMBERS_ONLY),
+        parameters=[DRY_RUN],
+        also={200: OpenApiResponse(schemas.LogAppended, description="a dry run: the state it would give; not stored")},
     )
     def post(self, request: Request, party_id: int) -> Response:
-        """Append an entry; refused with the rule and its rulebook section if it breaks one."""
+        """Append an entry; refused with the rule and its rulebook section if it breaks one. A dry
+        run answers 200 with the state it would give."""
         party = party_for(request.user, party_id)
+        dry_run = flag(request, "dry_run")
         data = _valid(EventInput(data=request.data))
         character = None
         if data.get("character") is not None:
@@ -285,7 +350,6 @@ class LogAPI(APIView):
                 raise DomainError(
                     f"no character {data['character']} in this party", details={"character": data["character"]}
                 )
-        dry_run = request.query_params.get("dry_run") in {"1", "true", "yes"}
         event, state = append_event(
             party=party, by=request.user, kind=data["kind"], data=data["data"], character=character, dry_run=dry_run
         )
@@ -298,9 +362,15 @@ class LogAPI(APIView):
 class RevertAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_log_revert",
+        "Revert a log entry",
+        schemas.Reverted,
+        created=True,
+        errors=(400, *MEMBERS_ONLY, 409),
+    )
     def post(self, request: Request, party_id: int, seq: int) -> Response:
-        """Revert an entry by logging its revert."""
+        """Revert an entry by logging its revert; refused if the log without it breaks a rule."""
         party = party_for(request.user, party_id)
         event, state = revert_event(party=party, by=request.user, seq=seq)
         return Response(
@@ -311,7 +381,7 @@ class RevertAPI(APIView):
 class VaultAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("parties_vault_get", "The party's vault", schemas.Vault, errors=MEMBERS_ONLY)
     def get(self, request: Request, party_id: int) -> Response:
         """What is in the vault, removed from the game, and waiting for future adventures."""
         party = party_for(request.user, party_id)
@@ -337,9 +407,9 @@ class VaultAPI(APIView):
 class ExportAPI(APIView):
     permission_classes = [AllowAny]  # party_for / character_for answer 404 to anyone not a member
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("parties_export", "Export a party", schemas.PartyDocument, errors=MEMBERS_ONLY)
     def get(self, request: Request, party_id: int) -> Response:
-        """The whole party as one JSON document."""
+        """The whole party as one JSON document, for backup or another server."""
         party = party_for(request.user, party_id)
         response = Response(export_party(party))
         response["Content-Disposition"] = f'attachment; filename="party-{party.pk}.json"'
@@ -349,8 +419,16 @@ class ExportAPI(APIView):
 class ImportAPI(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    @documented(
+        "parties_import",
+        "Import a party",
+        schemas.Party,
+        created=True,
+        request=schemas.PartyDocument,
+        errors=(400, 403),
+    )
     def post(self, request: Request) -> Response:
         """Create a party from an export; nothing is stored unless its whole log keeps the rules."""
+        _valid(schemas.PartyDocument(data=request.data))
         party = import_party(document=request.data, by=request.user)
         return Response(party_body(party), status=status.HTTP_201_CREATED)

@@ -27,6 +27,13 @@ from .selectors import events_of, log_for, party_state, state_key
 PARTY_EVENTS = PARTY_KINDS - {"character_created"}
 CHARACTER_EVENTS = CHARACTER_KINDS
 KINDS = PARTY_KINDS | CHARACTER_KINDS
+# Entries that their own operation makes, with the checks it owns (who may revert what, the
+# character's card and player).
+OWN_ACTION = {
+    "revert": "revert the entry instead (the Revert button, or POST .../log/{seq}/revert/)",
+    "character_created": "add the character instead (the party page, or POST .../characters/)",
+}
+LOGGABLE = KINDS - set(OWN_ACTION)
 
 # The card types a product puts in the vault: what decks are built from, and the boons and banes
 # the locations are dealt from (core "Build the Locations").
@@ -194,6 +201,8 @@ def products_add(
     entry (shown in the log, revertible). How many copies of a card a product holds is not in
     the rulebooks, so each card gets its type's stated copies (vault_copies, else the defaults)."""
     _owner_only(party, by, "add products to the vault")
+    # Locked before the vault is read: a product added twice at once would fill the vault twice.
+    party = _locked(party)
     sets = _products_of(party.game, products)
     if not sets:
         raise DomainError("choose at least one product", details={"products": products})
@@ -238,7 +247,8 @@ def vault_set_copies(*, party: Party, by: AbstractBaseUser, card: str, count: in
         raise DomainError(f"no card has the id {card!r}; choose a card of the party's products", details={"card": card})
     if count < 0 or count > MAX_COPIES:
         raise DomainError(f"the vault holds 0 to {MAX_COPIES} copies of {found.name}", details={"count": count})
-    held = party_state(party).vault[card]
+    # Locked before the copies held are read: two corrections at once would both add the difference.
+    held = party_state(_locked(party)).vault[card]
     if count == held:
         return None
     data = {"add": {card: count - held}} if count > held else {"remove": {card: held - count}}
@@ -269,6 +279,9 @@ def party_update(
     """Rename, change the notes, or own more products (their cards go into the vault). A product
     already in the vault stays: its cards leave it by reverting or correcting the vault."""
     _owner_only(party, by, "change the party")
+    # The row as it is now, not as the caller read it: saving a stale copy would undo a change
+    # made in between (a rename and a notes edit at once).
+    party = _locked(party)
     if name is not None:
         name = clean_text(name, "name")
         if not name:
@@ -319,9 +332,11 @@ def append_event(
     dry_run: bool = False,
 ) -> tuple[LogEvent | None, PartyState]:
     """Check the event against the rules by replaying the log with it; store it unless dry_run."""
-    if kind not in KINDS:
+    if kind in OWN_ACTION:
+        raise InvalidEvent(f"a {kind} entry is not logged directly: {OWN_ACTION[kind]}", details={"kind": kind})
+    if kind not in LOGGABLE:
         raise InvalidEvent(
-            f"unknown event kind {kind!r}; use one of {', '.join(sorted(KINDS))}", details={"kind": kind}
+            f"unknown event kind {kind!r}; use one of {', '.join(sorted(LOGGABLE))}", details={"kind": kind}
         )
     if not isinstance(data, dict):
         raise InvalidEvent("data must be a JSON object")
@@ -357,7 +372,14 @@ def _append(
         state = log_for(party, events, [event]).replay([*events, event])
     else:
         state = copy.deepcopy(party_state(party))
-        log_for(party, [], [event]).apply(state, event)
+        try:
+            log_for(party, [], [event]).apply(state, event)
+        except KeyError as error:  # the rules read the entry's data; what they found missing
+            raise InvalidEvent(
+                f"a {kind} entry's data needs {error.args[0]!r}", details={"data": {str(error.args[0]): "required"}}
+            ) from error
+        except (TypeError, ValueError, AttributeError) as error:
+            raise InvalidEvent(f"a {kind} entry's data is malformed: {error}", details={"kind": kind}) from error
     if dry_run:
         return None, state
     stored = LogEvent.objects.create(party=party, seq=seq, kind=kind, character=character, data=data, author=by)

@@ -13,7 +13,7 @@ from pacg_site.api import DomainError
 
 from .models import Character, LogEvent, Party
 from .selectors import log_for
-from .services import party_create
+from .services import clean_text, party_create
 
 FORMAT = "pacg-party/1"
 
@@ -91,7 +91,7 @@ def import_party(*, document: Any, by: AbstractBaseUser) -> Party:
             character = Character.objects.create(
                 party=party,
                 player=users.get(entry["player"], by),
-                player_name=entry.get("player_name", ""),
+                player_name=clean_text(entry.get("player_name", ""), "player_name"),
                 card=_card(entry["card"]),
             )
             ids[int(entry["id"])] = character.pk

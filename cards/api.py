@@ -7,18 +7,19 @@ from typing import Any
 from django.urls import reverse
 from django.utils.http import http_date
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pacg_site.api import DomainError, NotFoundError
+from pacg_site.api import PAGE_PARAMETERS, DomainError, NotFoundError, documented, whole_number
 
 from .dataformat.schema import serialize_card
 from .filters import CardFacets
 from .models import Card, CardSet
+from .schemas import NameSuggestion, SearchHelp, SetName
 from .search.fields import FIELDS, ORDERINGS
 from .search.parser import SearchSyntaxError
 from .selectors import autocomplete, card_detail, namesakes, search_cards, unknown_facts
@@ -31,7 +32,9 @@ class QueryError(DomainError):
 
 
 class SetSerializer(serializers.ModelSerializer):
-    parent = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    parent = serializers.SlugRelatedField(
+        slug_field="code", read_only=True, allow_null=True, help_text="the set this one belongs to"
+    )
 
     class Meta:
         model = CardSet
@@ -58,6 +61,7 @@ class CardSummarySerializer(serializers.Serializer):
     def get_check(self, card: Card) -> str | None:
         return card.check_text or None
 
+    @extend_schema_field(SetName)
     def get_set(self, card: Card) -> dict[str, str]:
         return {"code": card.card_set.code, "name": card.card_set.name}
 
@@ -88,6 +92,7 @@ class CardDetailSerializer(CardSummarySerializer):
     def get_unknown(self, card: Card) -> list[str]:
         return unknown_facts(card)
 
+    @extend_schema_field(CardSummarySerializer(many=True))
     def get_namesakes(self, card: Card) -> list[dict[str, Any]]:
         return CardSummarySerializer(namesakes(card), many=True, context=self.context).data
 
@@ -108,28 +113,18 @@ def _query_parameters() -> list[OpenApiParameter]:
             "q", OpenApiTypes.STR, description=f"Search language (see /api/cards/search-help/). Fields: {fields}"
         ),
         *facets,
-        OpenApiParameter("page", OpenApiTypes.INT, description="page number, from 1"),
-        OpenApiParameter("page_size", OpenApiTypes.INT, description=f"1-{MAX_PAGE_SIZE}, default 50"),
+        *PAGE_PARAMETERS,
     ]
-
-
-def _positive_int(request: Request, name: str, default: int, maximum: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    if not raw.isdigit() or int(raw) < 1 or (maximum is not None and int(raw) > maximum):
-        limit = f" from 1 to {maximum}" if maximum else ", 1 or more"
-        raise DomainError(f"{name} must be a whole number{limit}", details={name: raw})
-    return int(raw)
 
 
 class CardListAPI(APIView):
     permission_classes = [AllowAny]
     filterset_class = CardFacets
 
-    @extend_schema(
-        parameters=_query_parameters(),
-        responses=inline_serializer(
+    @documented(
+        "cards_search",
+        "Search cards",
+        inline_serializer(
             "CardPage",
             {
                 "count": serializers.IntegerField(),
@@ -138,6 +133,8 @@ class CardListAPI(APIView):
                 "results": CardSummarySerializer(many=True),
             },
         ),
+        errors=(400, 404),
+        parameters=_query_parameters(),
     )
     def get(self, request: Request) -> Response:
         """Search cards with the query language `q` and the facets; malformed queries get a 400
@@ -147,8 +144,8 @@ class CardListAPI(APIView):
             errors = {key: [str(e) for e in value] for key, value in facets.form.errors.items()}
             first = next(iter(errors.items()))
             raise DomainError(f"{first[0]}: {first[1][0]}", details=errors)
-        page = _positive_int(request, "page", 1)
-        page_size = _positive_int(request, "page_size", 50, MAX_PAGE_SIZE)
+        page = whole_number(request, "page", 1)
+        page_size = whole_number(request, "page_size", 50, MAX_PAGE_SIZE)
         query = request.query_params.get("q", "")
         try:
             result = search_cards(
@@ -177,7 +174,7 @@ def _page_link(request: Request, page: int) -> str:
 class CardDetailAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=CardDetailSerializer)
+    @documented("cards_get", "A card", CardDetailSerializer, errors=(404,))
     def get(self, request: Request, uid: str) -> Response:
         """One card with every known fact, what the rulebooks leave unknown, and its namesakes."""
         try:
@@ -192,9 +189,12 @@ class CardDetailAPI(APIView):
 class AutocompleteAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(
+    @documented(
+        "cards_autocomplete",
+        "Card names for a search box",
+        inline_serializer("Names", {"results": NameSuggestion(many=True)}),
+        errors=(400,),
         parameters=[OpenApiParameter("q", OpenApiTypes.STR, description="the start of a card name")],
-        responses=inline_serializer("Names", {"results": serializers.ListField(child=serializers.DictField())}),
     )
     def get(self, request: Request) -> Response:
         """Card names for a search box: names starting with `q`, then names with a word that does."""
@@ -235,7 +235,7 @@ def search_help() -> dict[str, Any]:
 class SearchHelpAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("cards_search_help", "The search language", SearchHelp)
     def get(self, request: Request) -> Response:
         """The search language, generated from the same field registry the parser uses."""
         return Response(search_help())
@@ -244,7 +244,7 @@ class SearchHelpAPI(APIView):
 class SetListAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=SetSerializer(many=True))
+    @documented("sets_list", "The products (sets)", SetSerializer(many=True))
     def get(self, request: Request) -> Response:
         """Every product (set) with its code for `set:` searches."""
         return Response(SetSerializer(CardSet.objects.select_related("parent"), many=True).data)

@@ -15,13 +15,17 @@ from .search.fields import BY_NAME, ORDERINGS, TYPE_VALUES
 from .selectors import known_sets
 
 
+class WholeNumberFilter(django_filters.NumberFilter):
+    field_class = forms.IntegerField  # levels are whole numbers: 0.5 is refused, not rounded
+
+
 class CardFacets(django_filters.FilterSet):
     game = django_filters.ChoiceFilter(choices=[(g, g) for g in sorted(GAMES)], help_text="pacg or aventuria")
     set = django_filters.CharFilter(help_text="a set code or alias; includes the set's parts")
     type = django_filters.ChoiceFilter(choices=[(t, t) for t in TYPE_VALUES], help_text="type, subtype or group")
     trait = django_filters.CharFilter(help_text="a trait (accents optional)")
-    level_min = django_filters.NumberFilter(min_value=0, help_text="lowest level")
-    level_max = django_filters.NumberFilter(min_value=0, help_text="highest level")
+    level_min = WholeNumberFilter(min_value=0, help_text="lowest level")
+    level_max = WholeNumberFilter(min_value=0, help_text="highest level")
     ordering = django_filters.ChoiceFilter(choices=list(ORDERINGS.items()), empty_label=None, help_text="sort order")
 
     def clean_set_code(self) -> None:

@@ -1,11 +1,22 @@
-"""Sign-up; log-in and log-out are Django's own views with our templates."""
+"""Sign-up and log-in: Django's own log-in view with our templates, and DRF's token view; each
+limited per client (pacg_site/ratelimit.py), since each checks a password or makes an account."""
 
+from django.contrib import admin
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from drf_spectacular.utils import extend_schema_view
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+
+from .api import documented
+from .ratelimit import ScopedRateThrottle, rate_limited
 
 
+@rate_limited("signup")
 def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -13,3 +24,25 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# The site's log-in page and the admin's share one count: a guesser gains nothing by switching.
+log_in = rate_limited("login", username_field="username")(LoginView.as_view())
+admin_log_in = rate_limited("login", username_field="username")(admin.site.login)
+
+
+class ApiToken(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as the header `Authorization: Token <token>`")
+
+
+@extend_schema_view(
+    post=documented("auth_token_create", "Get your API token", ApiToken, errors=(400, 429), request=AuthTokenSerializer)
+)
+class TokenAPI(ObtainAuthToken):
+    """Your API token, for your username and password. Attempts are limited per address and per
+    username, together with the log-in pages: over the limit a 429 says when to try again."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+    throttle_methods = ("POST",)
+    throttle_field = "username"

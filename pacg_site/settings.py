@@ -46,6 +46,31 @@ def env_int(name: str, default: int) -> int:
     return int(raw)
 
 
+def parse_rate_limits(name: str, defaults: dict[str, str]) -> dict[str, tuple[int, int] | None]:
+    """`off`, or comma-separated scope=N/period (s, min, h, day) or scope=off, over the defaults:
+    each scope -> (requests, seconds), or None when it is not limited."""
+    periods = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
+    raw = os.environ.get(name, "").strip()
+    if raw.lower() == "off":
+        return {scope: None for scope in defaults}
+    given = dict(defaults)
+    for item in raw.split(",") if raw else []:
+        scope, _, rate = (piece.strip() for piece in item.partition("="))
+        if scope not in defaults:
+            raise ImproperlyConfigured(f"{name}: unknown scope {scope!r}; the scopes are {', '.join(defaults)}")
+        given[scope] = rate
+    limits: dict[str, tuple[int, int] | None] = {}
+    for scope, rate in given.items():
+        count, _, period = (piece.strip().lower() for piece in rate.partition("/"))
+        if rate.lower() == "off":
+            limits[scope] = None
+        elif count.isdigit() and int(count) > 0 and period in periods:
+            limits[scope] = (int(count), periods[period])
+        else:
+            raise ImproperlyConfigured(f"{name}: {scope}={rate!r} is not N/period (s, min, h or day) or off")
+    return limits
+
+
 def parse_database_url(url: str, data_dir: Path) -> dict:
     """sqlite:///relative/or//absolute/path or postgres://user:password@host:port/name."""
     parts = urlsplit(url)
@@ -98,6 +123,31 @@ if not SECRET_KEY:
     SECRET_KEY = "embedded-development-key-not-for-production"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 
+# Headers every response carries, in development too, so what breaks under them breaks here first
+# (the Content-Security-Policy of HTML pages is pacg_site/security.py's).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# PACG_PROXIES: how many reverse proxies stand in front of the server (default 0: clients connect
+# to it directly). The nearest must terminate TLS and set X-Forwarded-Proto; each must append the
+# address it saw to X-Forwarded-For, which is then how rate limits tell clients apart.
+REVERSE_PROXIES = env_int("PACG_PROXIES", 0)
+if REVERSE_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Production (DJANGO_DEBUG=0) is HTTPS only: plain HTTP is redirected, browsers are told to use
+# HTTPS for a year (DJANGO_HSTS_SECONDS; lower it while first trying HTTPS out), and cookies never
+# travel in clear. The /healthz probe is answered over plain HTTP: it is sent to the server
+# itself, behind the TLS proxy.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -119,6 +169,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pacg_site.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -200,17 +251,37 @@ CACHES = {
     )
 }
 
+# Requests a client (an address; for log-ins also a username) may make per period, counted in the
+# cache (pacg_site/ratelimit.py). Generous enough that a person never meets them, tight enough
+# to stop a script:
+# - login (the log-in page, the admin's and POST /api/auth/token/, one count for all three, so a
+#   guesser cannot add the budgets up): 10 a minute. Someone who mistypes tries a few times;
+#   a guesser gets 10 passwords a minute per address and per account instead of hundreds.
+# - signup: 20 an hour. A game night signing up together behind one address, retries and all,
+#   stays under it; a script making accounts gets 20 an hour, not thousands.
+# - ask (GET /api/rules/ask/, which embeds each question: ~30 ms of CPU): 60 a minute. A player
+#   reads each answer; a scraper asking every second or faster is stopped.
+# PACG_RATE_LIMITS changes them: "ask=600/min,login=20/min" (periods s, min, h, day; "signup=off"
+# lifts one), or "off" lifts them all (load benchmarks).
+RATE_LIMITS = parse_rate_limits("PACG_RATE_LIMITS", {"login": "10/min", "signup": "20/h", "ask": "60/min"})
+# The counters' cache keys start with it: the cache is shared (in CI, with the Celery broker), so
+# the tests give each test its own prefix instead of clearing it.
+RATE_LIMIT_KEY_PREFIX = "ratelimit"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],  # the API speaks JSON only
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "pacg_site.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pacg_site.api.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_THROTTLE_CLASSES": ["pacg_site.ratelimit.ScopedRateThrottle"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -221,6 +292,20 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pacg_site.api.add_links",
+    ],  # operations are tagged cards, rules, parties, play, ...
+    # One name per closed set that several components share.
+    "ENUM_NAME_OVERRIDES": {
+        "Game": "campaigns.schemas.GAMES",
+        "PartyRuleset": "campaigns.schemas.RULESETS",
+        "PassageKind": "rules.models.Passage.KINDS",
+        "PlayRuleset": "play.schemas.RULESETS",
+        "SessionStatus": "play.schemas.STATUSES",
+        "CharacterStatus": "campaigns.schemas.STATUSES",
+    },
 }
 
 LOGGING = {

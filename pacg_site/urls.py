@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from campaigns import api as campaigns_api
 from cards import api as cards_api
@@ -9,10 +8,11 @@ from play import api as play_api
 from rules import api as rules_api
 
 from . import accounts, views
+from .security import content_security_policy, swagger_ui_policy
 
 api_patterns = [
     path("", views.APIRoot.as_view(), name="root"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", accounts.TokenAPI.as_view(), name="token"),
     path("cards/", cards_api.CardListAPI.as_view(), name="cards-list"),
     path("cards/autocomplete/", cards_api.AutocompleteAPI.as_view(), name="cards-autocomplete"),
     path("cards/search-help/", cards_api.SearchHelpAPI.as_view(), name="cards-search-help"),
@@ -43,14 +43,20 @@ api_patterns = [
     path("play/sessions/<str:session_id>/events/", play_api.EventsAPI.as_view(), name="play-events"),
     path("play/odds/", play_api.OddsAPI.as_view(), name="play-odds"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path(
+        "docs/",
+        content_security_policy(swagger_ui_policy)(SpectacularSwaggerSplitView.as_view(url_name="api:schema")),
+        name="docs",
+    ),
 ]
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.Health.as_view(), name="healthz"),
+    path("admin/login/", accounts.admin_log_in),
     path("admin/", admin.site.urls),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.log_in, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include((api_patterns, "api"))),
     path("cards/", include("cards.urls")),
@@ -58,3 +64,5 @@ urlpatterns = [
     path("campaigns/", include("campaigns.urls")),
     path("play/", include("play.urls")),
 ]
+
+handler404 = "pacg_site.views.not_found"

@@ -1,5 +1,6 @@
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -9,11 +10,20 @@ from rest_framework.views import APIView
 
 from cards.models import Card, CardSet
 
+from .api import error_body
 from .health import health
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"card_count": Card.objects.count(), "set_count": CardSet.objects.count()})
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """An address no URL matches: under /api/ the error object, as every API error is."""
+    if request.path.startswith("/api/"):
+        message = f"no API operation at {request.path}; the operations are listed at /api/schema/"
+        return JsonResponse(error_body("not_found", message), status=404)
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
 
 
 class APIRoot(APIView):

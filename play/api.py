@@ -5,25 +5,52 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pacg_site.api import DomainError
+from pacg_site.api import (
+    PAGE_PARAMETERS,
+    DomainError,
+    StrictSerializer,
+    documented,
+    page_of,
+    paginated,
+)
 
-from . import engine
+from . import engine, schemas
 from .selectors import odds, players_of, session_for, sessions_for, viewer
 from .services import SCENARIOS, EngineRefusal, act, scenario_choices, session_create, session_finish
 
+# The session's endpoints are AllowAny: session_for answers 404 to anyone who is not a player,
+# logged in or not, so they never answer 403 for want of a log-in.
+PLAYERS_ONLY = (404,)
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="changes with the version, the party log entry and who you play; send it as If-None-Match",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description="the ETag of the view you have"
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="1-100 characters; a retried key gets the stored response, even once the version has moved on",
+)
 
-class SessionInput(serializers.Serializer):
+
+class SessionInput(StrictSerializer):
     scenario = serializers.ChoiceField(
         choices=list(SCENARIOS), help_text="a starter scenario, or with a party a scenario card of the database"
     )
-    ruleset = serializers.ChoiceField(choices=list(engine.RULESETS), default="core-2019")
+    ruleset = serializers.ChoiceField(choices=schemas.RULESETS, default="core-2019")
     party = serializers.IntegerField(required=False, help_text="play the party's characters with their decks")
     characters = serializers.ListField(child=serializers.CharField(), required=False)
     players = serializers.ListField(child=serializers.CharField(), required=False)
@@ -50,9 +77,16 @@ class SessionInput(serializers.Serializer):
         self.fields["scenario"].choices = list(scenario_choices())
 
 
-class ActionInput(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0)
-    action = serializers.DictField()
+class ActionInput(StrictSerializer):
+    version = serializers.IntegerField(min_value=0, help_text="the version the action is based on")
+    action = serializers.DictField(help_text="one of the pending decision's options' action (completed where it asks)")
+
+
+class PreviewInput(StrictSerializer):
+    action = serializers.DictField(help_text="the answer to preview, as it would be sent to actions/")
+    version = serializers.IntegerField(
+        min_value=0, required=False, help_text="the version it is based on; a stale one is a 409"
+    )
 
 
 def summary(session: Any) -> dict[str, Any]:
@@ -72,16 +106,31 @@ def summary(session: Any) -> dict[str, Any]:
 class SessionListAPI(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "play_sessions_list",
+        "The sessions you play in",
+        page_of(schemas.Session, "SessionPage"),
+        errors=(400, 403, 404),
+        parameters=PAGE_PARAMETERS,
+    )
     def get(self, request: Request) -> Response:
-        """The sessions you play in."""
-        return Response([summary(s) for s in sessions_for(request.user).prefetch_related("players__user")])
+        """The sessions you play in, newest first."""
+        sessions = sessions_for(request.user).prefetch_related("players__user").order_by("-created_at", "pk")
+        return paginated(request, sessions, summary)
 
-    @extend_schema(request=SessionInput, responses=OpenApiTypes.OBJECT)
+    @documented(
+        "play_sessions_create",
+        "Set up a scenario",
+        schemas.Session,
+        created=True,
+        request=SessionInput,
+        errors=(400, 403, 404),
+    )
     def post(self, request: Request) -> Response:
         """Set up a scenario with the homebrew starter pack's characters, for you or named users; or,
         with `party`, the party's characters on a starter scenario or a scenario card of the database
-        (400 `facts_needed`, `locations_needed` or `location_decks_needed` say what to add)."""
+        (400 `facts_needed`, `locations_needed` or `location_decks_needed` say what to add; 404: a
+        party you are not in)."""
         serializer = SessionInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         session = session_create(by=request.user, **serializer.validated_data)
@@ -91,7 +140,14 @@ class SessionListAPI(APIView):
 class SessionAPI(APIView):
     permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented(
+        "play_sessions_get",
+        "The game as you see it",
+        schemas.SessionView,
+        errors=PLAYERS_ONLY,
+        parameters=[IF_NONE_MATCH, ETAG],
+        also={304: OpenApiResponse(description="Not modified: If-None-Match is the current ETag. No body.")},
+    )
     def get(self, request: Request, session_id: str) -> Response:
         """The game as you may see it (never deck order, face-down cards or the seed), with an ETag."""
         session = session_for(request.user, session_id)
@@ -106,10 +162,18 @@ class SessionAPI(APIView):
 class FinishAPI(APIView):
     permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @documented(
+        "play_sessions_finish",
+        "Write the result to the party's log",
+        schemas.Finished,
+        created=True,
+        errors=(400, 403, *PLAYERS_ONLY, 409),
+    )
     def post(self, request: Request, session_id: str) -> Response:
         """Write the finished scenario to the party's campaign log (a scenario_played entry: mode,
-        won or lost, who died, cards acquired and banished). 409 while playing or once written."""
+        won or lost, who died, cards acquired and banished). 400 for a session without a party; 403
+        if the campaign rules do not let you log it (the party's owner does); 409 while playing or
+        once written."""
         session = session_for(request.user, session_id)
         event = session_finish(session=session, by=request.user)
         return Response(
@@ -124,9 +188,9 @@ class FinishAPI(APIView):
 
 
 class PendingAPI(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("play_pending_get", "The decision waiting", schemas.PendingView, errors=PLAYERS_ONLY)
     def get(self, request: Request, session_id: str) -> Response:
         """The decision waiting: who may answer, the legal options, and for a check the dice pool
         and the exact odds so far."""
@@ -138,23 +202,21 @@ class PendingAPI(APIView):
 
 
 class ActionsAPI(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
 
-    @extend_schema(
+    @documented(
+        "play_actions_create",
+        "Answer the pending decision",
+        schemas.ActionResult,
+        created=True,
         request=ActionInput,
-        responses=OpenApiTypes.OBJECT,
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                OpenApiTypes.STR,
-                OpenApiParameter.HEADER,
-                description="a retried key gets the stored response",
-            )
-        ],
+        errors=(400, 403, *PLAYERS_ONLY, 409),
+        parameters=[IDEMPOTENCY_KEY],
     )
     def post(self, request: Request, session_id: str) -> Response:
-        """Answer the pending decision. A stale `version` is a 409; an illegal action a 400 naming
-        the rule; a decision that is not yours a 403."""
+        """Answer the pending decision. A stale `version` is a 409 (so is an answer once the scenario
+        is over); an illegal action a 400 naming the rule; a decision that is not yours a 403. A
+        retried Idempotency-Key gets the stored 201 again."""
         session = session_for(request.user, session_id)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 100:
@@ -174,15 +236,26 @@ class ActionsAPI(APIView):
 
 
 class PreviewAPI(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
 
-    @extend_schema(request=ActionInput, responses=OpenApiTypes.OBJECT)
+    @documented(
+        "play_preview",
+        "Preview an answer",
+        schemas.Preview,
+        request=PreviewInput,
+        errors=(400, 403, *PLAYERS_ONLY, 409),
+    )
     def post(self, request: Request, session_id: str) -> Response:
-        """What an answer would do to the dice and the odds, changing nothing."""
+        """What an answer would do to the dice and the odds, changing nothing. An action that would
+        be refused is refused the same way (400, 403; 409 for a stale `version` or a scenario that is
+        over)."""
         session = session_for(request.user, session_id)
-        action = request.data.get("action") if isinstance(request.data, dict) else None
-        if not isinstance(action, dict):
-            raise DomainError('send the action to preview: {"action": {...}}')
+        serializer = PreviewInput(data=request.data if isinstance(request.data, dict) else {})
+        serializer.is_valid(raise_exception=True)
+        action = serializer.validated_data["action"]
+        if "version" in serializer.validated_data:
+            # The engine refuses an action based on another version (and ignores the key otherwise).
+            action = action | {"version": serializer.validated_data["version"]}
         try:
             result = engine.preview(session.state, viewer(session, request.user, action), action)
         except engine.EngineError as error:
@@ -191,14 +264,24 @@ class PreviewAPI(APIView):
 
 
 class EventsAPI(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny]  # session_for answers 404 to anyone not a player
 
-    @extend_schema(
-        parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="actions after this number")],
-        responses=OpenApiTypes.OBJECT,
+    @documented(
+        "play_events_list",
+        "The session's log",
+        schemas.SessionLog,
+        errors=(400, *PLAYERS_ONLY),
+        parameters=[
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0},  # type: ignore[arg-type]
+                description="actions after this number (default 0)",
+            )
+        ],
     )
     def get(self, request: Request, session_id: str) -> Response:
-        """The log of applied actions and what they caused, for catching up and replay."""
+        """The log of applied actions and what they caused, for catching up and replay: up to 500
+        actions after `after`."""
         session = session_for(request.user, session_id)
         after = request.query_params.get("after", "0")
         if not after.isdigit():
@@ -225,14 +308,15 @@ class EventsAPI(APIView):
 
 
 class OddsAPI(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
+    @documented(
+        "play_odds",
+        "The exact odds of a check",
+        schemas.DiceOdds,
+        errors=(400,),
         parameters=[
             OpenApiParameter("dice", OpenApiTypes.STR, required=True, description="e.g. 3d8+1d6+2"),
             OpenApiParameter("difficulty", OpenApiTypes.INT, required=True),
         ],
-        responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request) -> Response:
         """Exact odds of a check: probability, exact fraction, distribution, expected damage."""

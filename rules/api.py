@@ -5,20 +5,27 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.db.models import Count
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pacg_site.api import DomainError, NotFoundError
+from pacg_site.api import NotFoundError, documented, whole_number, whole_number_parameter
 
+from . import schemas
 from .models import Passage, Rulebook
-from .selectors import ask, conflicts, passage_result, search_passages
+from .selectors import MAX_QUESTION, ask, conflicts, passage_result, search_passages
 
 FILTERS = [
-    OpenApiParameter("q", OpenApiTypes.STR, required=True, description="the question or search words"),
+    OpenApiParameter(
+        "q",
+        {"type": "string", "pattern": r"\S", "maxLength": MAX_QUESTION},  # type: ignore[arg-type]
+        required=True,
+        description="the question or search words",
+    ),
     OpenApiParameter(
         "game",
         OpenApiTypes.STR,
@@ -35,23 +42,19 @@ def _books(request: Request) -> list[str]:
     return [slug for value in request.query_params.getlist("book") for slug in value.split(",") if slug]
 
 
-def _limit(request: Request, default: int, maximum: int) -> int:
-    raw = request.query_params.get("limit", str(default))
-    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
-        raise DomainError(f"limit must be a whole number from 1 to {maximum}", details={"limit": raw})
-    return int(raw)
-
-
 class RulesSearchAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(
+    @documented(
+        "rules_search",
+        "Search the rulebooks",
+        schemas.SearchResults,
+        errors=(400,),
         parameters=[
             *FILTERS,
             OpenApiParameter("kind", OpenApiTypes.STR, many=True, enum=Passage.KINDS),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="1-50, default 10"),
+            whole_number_parameter("limit", "how many passages, default 10", 50),
         ],
-        responses=OpenApiTypes.OBJECT,
     )
     def get(self, request: Request) -> Response:
         """Ranked passages for the words of `q` (no confidence cut-off: the best matches)."""
@@ -61,7 +64,7 @@ class RulesSearchAPI(APIView):
             game=request.query_params.get("game") or None,
             books=_books(request),
             kinds=kinds,
-            limit=_limit(request, 10, 50),
+            limit=whole_number(request, "limit", 10, 50),
         )
         passages = Passage.objects.shown().in_bulk([hit.pid for hit in found.hits])
         return Response(
@@ -75,8 +78,9 @@ class RulesSearchAPI(APIView):
 
 class AskAPI(APIView):
     permission_classes = [AllowAny]
+    throttle_scope = "ask"  # each question is embedded: CPU a scraper must not have for free
 
-    @extend_schema(parameters=FILTERS, responses=OpenApiTypes.OBJECT)
+    @documented("rules_ask", "Ask the rules assistant", schemas.Answer, errors=(400, 429), parameters=FILTERS)
     def get(self, request: Request) -> Response:
         """The assistant's answer: the passages that answer the question, quoted, highlighted and
         cited; glossary definitions of its terms; "did you mean"; each edition's rule where the
@@ -96,7 +100,7 @@ def book_summary(book: Rulebook) -> dict[str, Any]:
         "ruleset": book.ruleset,
         "edition": book.edition,
         "language": book.language,
-        "passages": book.passages.count(),
+        "passages": book.passage_count,  # type: ignore[attr-defined]
         "kept_chars": book.kept_chars,
         "dropped_chars": book.dropped_chars,
         "duplicate_chars": book.duplicate_chars,
@@ -107,16 +111,21 @@ def book_summary(book: Rulebook) -> dict[str, Any]:
 class BookListAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("rules_books_list", "The rulebooks", schemas.Book(many=True))
     def get(self, request: Request) -> Response:
-        """The rulebooks, with how much of each text became passages."""
-        return Response([book_summary(book) for book in Rulebook.objects.all()])
+        """The rulebooks (the four of the manifest, so not paged), with how much of each text became passages."""
+        return Response(
+            [
+                book_summary(book)
+                for book in Rulebook.objects.annotate(passage_count=Count("passages")).order_by("order", "slug")
+            ]
+        )
 
 
 class PassageAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("rules_passages_get", "A rule passage", schemas.PassageDetail, errors=(404,))
     def get(self, request: Request, book: str, anchor: str) -> Response:
         """One passage with its heading path, concepts, cross-references and the questions it answers."""
         passage = Passage.objects.shown().filter(book__slug=book, anchor=anchor).first()
@@ -143,7 +152,8 @@ class PassageAPI(APIView):
 class ConflictsAPI(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @documented("rules_conflicts_list", "Where the editions disagree", schemas.Conflict(many=True))
     def get(self, request: Request) -> Response:
-        """Where the editions disagree (and where a book contradicts itself), each side quoted."""
+        """Where the editions disagree, and where a book contradicts itself, each side quoted (a
+        curated table, so not paged)."""
         return Response(conflicts())

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from cards.models import Card
 from cards.services import BUNDLED_CARD_DATA, import_bundled_cards, rebuild_index
@@ -101,3 +103,21 @@ def celery_worker_available():  # type: ignore[no-untyped-def]
     if not replies:
         pytest.fail("no Celery worker answered on the broker; start one with `make worker`")
     return replies
+
+
+@pytest.fixture
+def postgresql():  # type: ignore[no-untyped-def]
+    """Concurrent writers need PostgreSQL: SQLite locks the whole file and makes them wait or fail.
+    On SQLite the test is skipped locally, and fails in CI (PACG_REQUIRE_SERVICES=1)."""
+    if connection.vendor != "postgresql":
+        if REQUIRE_SERVICES:
+            pytest.fail("DATABASE_URL is not PostgreSQL but this run requires the real services")
+        pytest.skip("needs PostgreSQL for concurrent writes (DATABASE_URL=postgres://...)")
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):  # type: ignore[no-untyped-def]
+    """Every test starts with no requests counted against the rate limits (the real limiter,
+    at the real rates). The counters get a prefix of this test's own rather than a cache.clear():
+    in CI the cache is the Redis database the Celery broker uses, whose queues a clear would drop."""
+    settings.RATE_LIMIT_KEY_PREFIX = f"ratelimit-{uuid.uuid4().hex}"

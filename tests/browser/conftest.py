@@ -40,8 +40,19 @@ def page(browser, live_server, bundled_cards):  # type: ignore[no-untyped-def]
     context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.set_default_timeout(15000)
+    # The tests wait with expect(locator), as long as the page's own waits: page.wait_for_function
+    # evaluates its string with eval(), which the Content-Security-Policy rightly refuses.
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15000)
+    # Chromium reports what the Content-Security-Policy blocked on the console: a page whose
+    # script or style was refused fails its test even if what the test checks still shows.
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
     yield page
     context.close()
+    refused = [text for text in console if "Content Security Policy" in text]
+    assert not refused, refused
 
 
 def log_in(page, username: str, then: str = "/") -> None:  # type: ignore[no-untyped-def]

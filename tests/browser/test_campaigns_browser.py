@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from campaigns.services import append_event, character_create, party_create
 
@@ -19,12 +20,12 @@ def test_the_deck_editor_validates_as_you_edit(page, live_server):
     append_event(party=party, by=owner, kind="vault_changed", data={"add": core_vault()})
     amiri = character_create(party=party, by=owner, card="core.amiri", quick_start=True)
     log_in(page, "alice", then=f"/campaigns/characters/{amiri.pk}/deck/")
-    page.wait_for_function("document.getElementById('verdict').textContent.includes('keeps every rule')")
+    expect(page.locator("#verdict")).to_contain_text("keeps every rule")
     longspear = page.locator("input[aria-label='Longspear']")
     longspear.fill("0")
-    page.wait_for_function("document.getElementById('verdict').textContent.includes('deck list says')")
+    expect(page.locator("#verdict")).to_contain_text("deck list says")
     assert "Rebuilding" in page.inner_text("#verdict")
     longspear.fill("1")
-    page.wait_for_function("document.getElementById('verdict').textContent.includes('keeps every rule')")
+    expect(page.locator("#verdict")).to_contain_text("keeps every rule")
     page.click("#save")
-    page.wait_for_function("document.getElementById('verdict').textContent === 'Saved.'")
+    expect(page.locator("#verdict")).to_have_text("Saved.")

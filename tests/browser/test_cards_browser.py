@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,5 +37,5 @@ def test_search_box_suggests_card_names(page):
     page.goto("/cards/")
     with page.expect_response(lambda r: "/api/cards/autocomplete/" in r.url):
         page.type("input[name=q]", "clockw")
-    page.wait_for_function("document.querySelectorAll('#card-names option').length > 0")
+    expect(page.locator("#card-names option").first).to_be_attached()
     assert page.eval_on_selector("#card-names option", "o => o.value") == "Clockwork Guardian"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from play.models import GameSession
 
@@ -21,7 +22,7 @@ def test_start_a_scenario_and_play_a_few_decisions(page):
     assert page.locator("#hand li").count() >= 1 and page.locator("#locations li").count() >= 2
     for expected in range(1, 4):
         page.locator("#options button.option:not(.declare)").first.click()
-        page.wait_for_function(f"document.querySelectorAll('#log > li').length >= {expected}")
+        expect(page.locator("#log > li").nth(expected - 1)).to_be_attached()
     assert page.inner_text("#version") != "0"
 
 
@@ -44,11 +45,11 @@ def test_a_whole_scenario_is_played_to_its_end_on_the_table_page(page):
             confirm.click()
         else:
             page.locator("#options button.option:not(.declare)").first.click()
-        page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
+        expect(page.locator("#version")).not_to_have_text(version)
     session = GameSession.objects.get()
     assert session.status in {"won", "lost"}
     assert f"The scenario is over: {session.status}" in page.inner_text("#prompt")
-    page.wait_for_function(f"document.querySelectorAll('#log > li').length === {session.actions.count()}")
+    expect(page.locator("#log > li")).to_have_count(session.actions.count())
     assert ": " in page.locator("#log > li").first.inner_text() and "{" not in page.inner_text("#log")
 
 
@@ -113,11 +114,11 @@ def test_a_core_party_plays_a_scenario_with_a_declared_power_and_odds_and_finish
             declared = True
         else:
             page.locator("#options button.option:not(.declare)").first.click()
-        page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
+        expect(page.locator("#version")).not_to_have_text(version)
     session = GameSession.objects.get()
     assert session.status in {"won", "lost"}
     assert declared and named_check and odds_seen
-    page.wait_for_function(f"document.querySelectorAll('#log > li').length === {session.actions.count()}")
+    expect(page.locator("#log > li")).to_have_count(session.actions.count())
     assert "declared by alice" in page.inner_text("#log")
     page.click("#finish button:has-text('Write the result to the campaign log')")
     page.wait_for_selector('#finish:has-text("in the party\'s log")')

@@ -59,7 +59,7 @@ def test_the_sheet_computes_the_feats_and_prints(client, played):
     owner, _, amiri = played
     client.force_login(owner)
     page = client.get(reverse("campaigns:character", args=[amiri.pk])).content.decode()
-    assert "Melee d12+2" in page and "@media print" in page and 'id="hand-size">4<' in page
+    assert "Melee d12+2" in page and 'sheet-print.css" media="print"' in page and 'id="hand-size">4<' in page
 
 
 def test_forms_create_a_party_and_log_a_scenario(client):

@@ -223,7 +223,7 @@ def test_finishing_writes_the_result_to_the_party_log_once(alice, bob, party):
     assert entry["data"]["won"] == (session.status == "won") and entry["data"]["mode"] == "normal"
     dead = [name for name, sheet in session.state["characters"].items() if not sheet["alive"]]
     assert sorted(entry["data"]["died"]) == sorted(int(ids(party)[name]) for name in dead)
-    log = client_for(alice).get(reverse("api:parties-log", args=[party])).json()
+    log = client_for(alice).get(reverse("api:parties-log", args=[party])).json()["results"]
     assert (log[-1]["seq"], log[-1]["kind"]) == (entry["seq"], "scenario_played")
     state = party_state(Party.objects.get(pk=party))
     assert {c.card for c in state.characters.values() if c.status == "dead"} == {f"core.{name}" for name in dead}
