@@ -142,7 +142,9 @@ def json_type_error(field: serializers.Field, value: Any) -> str | None:
         if not isinstance(value, str):
             return "must be a string"
         bad = CONTROL.search(value)
-        return f"contains the control character U+{ord(bad.group()):04X}; remove it" if bad else None
+        if bad:
+            return f"contains the control character U+{ord(bad.group()):04X} at position {bad.start() + 1}; remove it"
+        return None
     if isinstance(field, serializers.ListField | serializers.ListSerializer):
         if not isinstance(value, list):
             return "must be a list"
