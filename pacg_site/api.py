@@ -70,6 +70,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         details = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
         response.data = error_body("invalid", _first_message(exc.detail), details)
+    elif isinstance(exc, exceptions.UnsupportedMediaType):
+        message = f"{exc.detail} Send the body as JSON, with the header Content-Type: application/json."
+        response.data = error_body("unsupported_media_type", message)
     elif isinstance(exc, exceptions.Throttled):
         response.data = error_body("throttled", str(exc.detail), {"retry_after": exc.wait})
     elif isinstance(exc, exceptions.APIException):
@@ -240,14 +243,20 @@ def documented(
     request: Any = None,
     parameters: Sequence[OpenApiParameter] = (),
     also: dict[int, OpenApiResponse] | None = None,
+    public: bool = False,
 ) -> Callable[[Any], Any]:
     """An operation's contract: its id and summary, what it answers (and `also`, e.g. a 304), and
-    each error it can answer (always the Error object)."""
+    each error it can answer (always the Error object). A `public` one needs no credentials."""
     responses: dict[int, Any] = {201 if created else 200: response, **(also or {})}
     for code in errors:
         responses[code] = OpenApiResponse(Error, description=ERRORS[code])
     return extend_schema(
-        operation_id=operation_id, summary=summary, request=request, responses=responses, parameters=list(parameters)
+        operation_id=operation_id,
+        summary=summary,
+        request=request,
+        responses=responses,
+        parameters=list(parameters),
+        auth=[] if public else None,
     )
 
 

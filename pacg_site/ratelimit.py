@@ -25,6 +25,7 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from rest_framework.exceptions import APIException
 from rest_framework.throttling import BaseThrottle
 
 
@@ -104,7 +105,11 @@ class ScopedRateThrottle(BaseThrottle):
         if not scope or (methods and request.method not in methods):
             return True
         field = getattr(view, "throttle_field", None)
-        username = request.data.get(field) if field and hasattr(request.data, "get") else None
+        try:
+            data = request.data if field else None
+        except APIException:  # a body it can't read still counts, by address; the view says why
+            data = None
+        username = data.get(field) if hasattr(data, "get") else None
         self.retry_after = limiter.hit(scope, *clients(request, username))
         return self.retry_after is None
 

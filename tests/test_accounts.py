@@ -1,4 +1,4 @@
-"""Sign-up, log-in and log-out pages."""
+"""Sign-up, log-in and log-out pages, and the API token."""
 
 from __future__ import annotations
 
@@ -33,3 +33,16 @@ def test_log_in_and_log_out(client):
     assert "lee" in client.get(reverse("home")).content.decode()
     client.post(reverse("logout"))
     assert "Log in" in client.get(reverse("home")).content.decode()
+
+
+def test_the_api_token_is_given_for_a_username_and_password_in_json(client):
+    user = User.objects.create_user("lee", password="lem-sings-well")
+    url = reverse("api:token")
+    answer = client.post(url, {"username": "lee", "password": "lem-sings-well"}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json() == {"token": user.auth_token.key}
+    wrong = client.post(url, {"username": "lee", "password": "nope"}, content_type="application/json")
+    assert wrong.status_code == 400 and "sign up at /accounts/signup/" in wrong.json()["error"]["message"]
+    extra = client.post(url, {"username": "lee", "password": "x", "admin": True}, content_type="application/json")
+    assert extra.status_code == 400 and "admin: unknown field" in extra.json()["error"]["message"]
+    form = client.post(url, {"username": "lee", "password": "lem-sings-well"})
+    assert form.status_code == 415 and "application/json" in form.json()["error"]["message"]

@@ -48,7 +48,8 @@ def send(client, endpoint: str, address: str = "10.0.0.1", username: str = "lee"
     _, method, name, data, _ = ENDPOINTS[endpoint]
     if endpoint != "ask":
         data = {**data, "username": username}
-    return getattr(client, method)(reverse(name), data, REMOTE_ADDR=address)
+    as_json = {"content_type": "application/json"} if endpoint == "token" else {}
+    return getattr(client, method)(reverse(name), data, REMOTE_ADDR=address, **as_json)
 
 
 def allowed(endpoint: str) -> int:
