@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from cards.dataformat.schema import GAMES
 from pacg_site.api import StrictSerializer
 
-GAMES = ["pacg", "aventuria"]
 RULESETS = ["core-2019", "classic", "aventuria"]
 STATUSES = ["alive", "dead", "retired"]
 

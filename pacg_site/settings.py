@@ -299,7 +299,7 @@ SPECTACULAR_SETTINGS = {
     ],  # operations are tagged cards, rules, parties, play, ...
     # One name per closed set that several components share.
     "ENUM_NAME_OVERRIDES": {
-        "Game": "campaigns.schemas.GAMES",
+        "Game": "cards.dataformat.schema.GAMES",
         "PartyRuleset": "campaigns.schemas.RULESETS",
         "PassageKind": "rules.models.Passage.KINDS",
         "PlayRuleset": "play.schemas.RULESETS",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .models import Passage
+from cards.dataformat.schema import GAMES
 
-GAMES = ["pacg", "aventuria"]
+from .models import Passage
 
 
 class Cited(serializers.Serializer):

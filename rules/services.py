@@ -15,7 +15,7 @@ import yaml
 from django.conf import settings
 from django.db import transaction
 
-from cards.dataformat.schema import slugify
+from cards.dataformat.schema import GAMES, slugify
 from pacg_site import yamltext
 from pacg_site.api import DomainError
 
@@ -29,7 +29,6 @@ from .vectorcache import VectorCache
 RULEBOOKS_DIR = Path(__file__).resolve().parent / "data" / "rulebooks"
 MANIFEST = RULEBOOKS_DIR / "MANIFEST.yaml"
 REQUIRED = ("slug", "game", "title", "ruleset", "language")
-GAMES = {"pacg", "aventuria"}
 
 
 class RulebookImportError(DomainError):

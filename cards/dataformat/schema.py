@@ -20,7 +20,7 @@ from .text import fold
 
 FORMAT = "pacg-cards/1"
 BOOKS = {"core", "wotr", "rotr_es", "aventuria", "homebrew"}
-GAMES = {"pacg", "aventuria"}
+GAMES = ("pacg", "aventuria")  # the one list of games: data, models, API and its Game enum
 LANGUAGES = {"en", "es", "de"}
 SET_KINDS = {
     "base_set",
