@@ -14,7 +14,7 @@ FREE_FORM = {"type": "object", "additionalProperties": {}}
 
 
 @pytest.fixture(scope="module")
-def schema(django_db_blocker):  # type: ignore[no-untyped-def]
+def schema(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     with django_db_blocker.unblock():
         return SchemaGenerator().get_schema(request=None, public=True)
 
