@@ -22,15 +22,16 @@ POLICY = (
 
 
 def swagger_ui_policy() -> str:
-    """The API docs page: Swagger UI's files come from its distribution (a CDN unless
-    SPECTACULAR_SETTINGS say otherwise), and only from that folder of it; its icons are data:
-    images. drf-spectacular's page has a <style> block of its own (Swagger UI needs no other
-    inline style), and shows nothing a user wrote. Scripts stay strict: the page's start-up
-    script is a file of this site (SpectacularSwaggerSplitView)."""
-    dist = spectacular_settings.SWAGGER_UI_DIST.rstrip("/") + "/"
+    """The API docs page: Swagger UI's files come from this site (the bundled sidecar) or, if
+    SPECTACULAR_SETTINGS name a CDN, from that folder of it only; its icons are data: images.
+    drf-spectacular's page has a <style> block of its own (Swagger UI needs no other inline
+    style), and shows nothing a user wrote. Scripts stay strict: the page's start-up script is a
+    file of this site (SpectacularSwaggerSplitView)."""
+    dist = spectacular_settings.SWAGGER_UI_DIST
+    dist = "" if dist == "SIDECAR" else " " + dist.rstrip("/") + "/"
     return (
-        f"default-src 'self'; script-src 'self' {dist}; style-src 'self' 'unsafe-inline' {dist}; "
-        f"img-src 'self' data: {dist}; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        f"default-src 'self'; script-src 'self'{dist}; style-src 'self' 'unsafe-inline'{dist}; "
+        f"img-src 'self' data:{dist}; connect-src 'self'; object-src 'none'; base-uri 'none'; "
         "form-action 'self'; frame-ancestors 'none'"
     )
 
