@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from campaigns.models import RULESETS
 from cards.models import OrderedJSONField
 
 
@@ -36,6 +37,11 @@ class GameSession(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("play:table", args=[self.pk])
+
+    @property
+    def ruleset_name(self) -> str:
+        """What pages show: "Core Set 2019", not core-2019."""
+        return dict(RULESETS).get(self.ruleset, self.ruleset)
 
 
 class SessionPlayer(models.Model):

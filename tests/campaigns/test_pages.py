@@ -72,7 +72,9 @@ def test_forms_create_a_party_and_log_a_scenario(client):
         reverse("campaigns:action", args=[party.pk, "scenario"]),
         {"scenario": "The Godless Ones", "adventure": "0", "mode": "normal", "won": "on"},
     )
-    assert "The Godless Ones" in client.get(party.get_absolute_url()).content.decode()
+    dashboard = client.get(party.get_absolute_url()).content.decode()
+    assert "The Godless Ones" in dashboard and "PACG · Classic (WotR, RotR) ·" in dashboard
+    assert "PACG · Classic (WotR, RotR)" in client.get(reverse("campaigns:list")).content.decode()
 
 
 def test_a_refused_form_explains_the_rule(client, played):

@@ -228,6 +228,10 @@ def test_the_lobby_lists_the_database_scenarios_by_name_and_asks_for_each_choice
     session = GameSession.objects.get()
     assert answered.status_code == 302 and answered["Location"] == session.get_absolute_url()
     assert client.get(answered["Location"]).status_code == 200
+    # The lobby lists the game with its rules by name, as it offers the party.
+    listed = client.get(reverse("play:lobby")).content.decode()
+    assert "Core Set 2019 · playing" in listed and "(Core Set 2019)</option>" in listed
+    assert "core-2019 ·" not in listed
 
 
 def test_a_location_with_a_deck_list_is_built_from_the_vault_and_only_the_others_are_chosen(alice, party):  # noqa: F811
