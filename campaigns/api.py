@@ -14,7 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.models import Card
-from pacg_site.api import PAGE_PARAMETERS, DomainError, StrictSerializer, documented, flag, page_of, paginated, text
+from pacg_site.api import PAGE_PARAMETERS, StrictSerializer, documented, flag, page_of, paginated, text
+from pacg_site.errors import DomainError
 
 from . import schemas
 from .log import PartyState

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 MODES = ("normal", "heroic", "legendary")
 PARTY_KINDS = {"adventure_started", "scenario_played", "vault_changed", "decks_rebuilt", "revert", "character_created"}

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from cards.models import Card
-from pacg_site.api import NotFoundError
+from pacg_site.errors import NotFoundError
 
 from .log import CardInfo, Log, PartyState
 from .models import Character, LogEvent, Party

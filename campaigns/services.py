@@ -15,10 +15,9 @@ from django.contrib.auth.models import User as UserModel
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
-from rest_framework import status
 
 from cards.models import Card, CardSet
-from pacg_site.api import DomainError, NotFoundError
+from pacg_site.errors import DomainError, Forbidden, NotFoundError
 
 from .log import BOON_TYPES, CHARACTER_KINDS, PARTY_KINDS, InvalidEvent, PartyState
 from .models import Character, LogEvent, Party
@@ -56,11 +55,6 @@ def clean_text(value: str, field: str, *, lines: bool = False) -> str:
             details={"field": field, "position": value.index(bad) + 1},
         )
     return value.strip()
-
-
-class Forbidden(DomainError):
-    code = "forbidden"
-    status_code = status.HTTP_403_FORBIDDEN
 
 
 def _owner_only(party: Party, user: AbstractBaseUser, what: str) -> None:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.models import User as UserModel
 from django.db import transaction
 
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 from .models import Character, LogEvent, Party
 from .selectors import log_for

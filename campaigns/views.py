@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from cards.models import Card
-from pacg_site.api import DomainError, NotFoundError
+from pacg_site.errors import DomainError, NotFoundError
 
 from .api import character_body
 from .models import Character

@@ -14,7 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pacg_site.api import PAGE_PARAMETERS, DomainError, NotFoundError, documented, whole_number
+from pacg_site.api import PAGE_PARAMETERS, documented, whole_number
+from pacg_site.errors import DomainError, NotFoundError
 
 from .dataformat.schema import serialize_card
 from .filters import CardFacets

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 from .dataformat import DataError, ParsedFile, dump_document, load_files
 from .dataformat.schema import RECORD_FIELDS, TYPES, fold

@@ -10,35 +10,13 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-
-class DomainError(Exception):
-    """A refusal the user can act on. Subclasses set the code and HTTP status."""
-
-    code = "invalid"
-    status_code = status.HTTP_400_BAD_REQUEST
-
-    def __init__(self, message: str, *, details: dict[str, Any] | None = None, code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.details = details or {}
-        if code:
-            self.code = code
-
-
-class NotFoundError(DomainError):
-    code = "not_found"
-    status_code = status.HTTP_404_NOT_FOUND
-
-
-class ConflictError(DomainError):
-    code = "conflict"
-    status_code = status.HTTP_409_CONFLICT
+from .errors import DomainError, NotFoundError
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from pacg_site.api import DomainError, NotFoundError
+from pacg_site.errors import DomainError, NotFoundError
 
 from . import engine
 from .engine.odds import check_odds

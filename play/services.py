@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.models import User as UserModel
 from django.db import transaction
-from rest_framework import status
 
 from campaigns.models import Character, LogEvent, Party
 from campaigns.selectors import party_for, party_state
 from campaigns.services import append_event
 from cards.models import Card
-from pacg_site.api import ConflictError, DomainError
+from pacg_site.errors import ConflictError, DomainError
 
 from . import engine
 from .definitions import (
@@ -64,10 +64,10 @@ class EngineRefusal(DomainError):
     def __init__(self, error: engine.EngineError):
         super().__init__(error.message, details={"rule": error.rule, **error.details}, code=error.code)
         self.status_code = {
-            "not_your_decision": status.HTTP_403_FORBIDDEN,
-            "stale_version": status.HTTP_409_CONFLICT,
-            "game_over": status.HTTP_409_CONFLICT,
-        }.get(error.code, status.HTTP_400_BAD_REQUEST)
+            "not_your_decision": HTTPStatus.FORBIDDEN,
+            "stale_version": HTTPStatus.CONFLICT,
+            "game_over": HTTPStatus.CONFLICT,
+        }.get(error.code, HTTPStatus.BAD_REQUEST)
 
 
 @dataclass(frozen=True)
@@ -479,7 +479,7 @@ def act(
     if idempotency_key:
         done = session.actions.filter(idempotency_key=idempotency_key).first()
         if done is not None:
-            return done.response, status.HTTP_201_CREATED
+            return done.response, HTTPStatus.CREATED
     if version is None:
         raise DomainError("send the version the action is based on", details={"version": None})
     if version != session.version:
@@ -517,7 +517,7 @@ def act(
     )
     session.state, session.version, session.status = state, state["version"], state["status"]
     session.save(update_fields=["state", "version", "status", "updated_at"])
-    return response, status.HTTP_201_CREATED
+    return response, HTTPStatus.CREATED
 
 
 def describe(state: dict[str, Any], action: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 
 from campaigns.selectors import parties_for
 from cards.models import Card
-from pacg_site.api import DomainError, NotFoundError
+from pacg_site.errors import DomainError, NotFoundError
 
 from .definitions import FACTS
 from .engine.cards import BOON_TYPES

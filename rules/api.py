@@ -13,7 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pacg_site.api import NotFoundError, documented, whole_number, whole_number_parameter
+from pacg_site.api import documented, whole_number, whole_number_parameter
+from pacg_site.errors import NotFoundError
 
 from . import schemas
 from .models import Passage, Rulebook

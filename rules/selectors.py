@@ -18,7 +18,7 @@ from cards.dataformat.text import fold
 from cards.models import Card
 from cards.selectors import cards_named_in
 from pacg_site import textindex, yamltext
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 from . import question_adapter, search, wordodds
 from .concepts import Mention, concept_table

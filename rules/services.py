@@ -17,7 +17,7 @@ from django.db import transaction
 
 from cards.dataformat.schema import GAMES, slugify
 from pacg_site import yamltext
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 from .concepts import concept_table
 from .embeddings import DIMENSIONS, MODEL_ID, encoder

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString, mark_safe
 
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 from .models import Passage, Rulebook
 from .selectors import ask

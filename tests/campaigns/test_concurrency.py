@@ -17,7 +17,7 @@ from campaigns.selectors import events_of, log_for, party_state
 from campaigns.services import products_add, vault_set_copies
 from cards.models import Card
 from cards.services import BUNDLED_CARD_DATA, import_card_files
-from pacg_site.api import DomainError
+from pacg_site.errors import DomainError
 
 from ..concurrency import Api, together
 from ..factories import UserFactory
