@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
 
 from .dataformat import DataError, ParsedFile, dump_document, load_files
@@ -22,6 +23,7 @@ from .search.facts import card_facts
 BUNDLED_CARD_DATA = Path(__file__).resolve().parent / "data"  # the card files the site ships
 REINDEX_PENDING_KEY = "cards:reindex-pending"
 REINDEX_DEBOUNCE_SECONDS = 2
+REINDEX_TASK = "cards.tasks.rebuild_card_index"
 
 Progress = Callable[[int, int], None]
 
@@ -257,13 +259,12 @@ def save_card(*, card: Card) -> Card:
 def request_reindex() -> None:
     """Rebuild the search index once this transaction commits; bursts of changes within the
     debounce window share one rebuild (the task clears the flag when it starts)."""
-    from .tasks import rebuild_card_index
 
     def schedule() -> None:
         if settings.CELERY_TASK_ALWAYS_EAGER:
-            rebuild_card_index.delay()
+            enqueue(REINDEX_TASK)
         elif cache.add(REINDEX_PENDING_KEY, True, timeout=REINDEX_DEBOUNCE_SECONDS * 30):
-            rebuild_card_index.apply_async(countdown=REINDEX_DEBOUNCE_SECONDS)
+            enqueue(REINDEX_TASK, countdown=REINDEX_DEBOUNCE_SECONDS)
 
     transaction.on_commit(schedule)
 

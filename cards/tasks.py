@@ -8,6 +8,7 @@ from celery import shared_task
 from django.core.cache import cache
 
 from .models import ImportJob
+from .services import CardImportError, import_card_files, rebuild_index
 
 
 def progress_key(job_id: int) -> str:
@@ -16,15 +17,11 @@ def progress_key(job_id: int) -> str:
 
 @shared_task
 def rebuild_card_index() -> int:
-    from .services import rebuild_index
-
     return rebuild_index()
 
 
 @shared_task
 def run_import_job(job_id: int) -> None:
-    from .services import CardImportError, import_card_files
-
     job = ImportJob.objects.get(pk=job_id)
     if job.status in {ImportJob.Status.DONE, ImportJob.Status.FAILED}:
         return  # already ran: a redelivered message changes nothing

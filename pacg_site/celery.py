@@ -9,3 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pacg_site.settings")
 app = Celery("pacg_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def enqueue(task: str, *args: object, countdown: float | None = None) -> None:
+    """Run the task named `task` ("cards.tasks.rebuild_card_index") on a worker, or at once when
+    tasks are eager. By name, so that a service can schedule a task without importing the
+    tasks module, which imports the services: tasks call services, never the other way."""
+    app.signature(task, args=args).apply_async(countdown=countdown)

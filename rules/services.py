@@ -17,6 +17,7 @@ from django.db import transaction
 
 from cards.dataformat.schema import GAMES, slugify
 from pacg_site import yamltext
+from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
 
 from .concepts import concept_table
@@ -317,9 +318,7 @@ def import_bundled_rulebooks(leave_out: Callable[[str], bool] | None = None) -> 
 
 
 def request_rules_reindex() -> None:
-    from .tasks import rebuild_rules_index
-
-    transaction.on_commit(lambda: rebuild_rules_index.delay())
+    transaction.on_commit(lambda: enqueue("rules.tasks.rebuild_rules_index"))
 
 
 def rebuild_rules_index() -> int:

@@ -2,9 +2,9 @@
 
 from celery import shared_task
 
+from . import services
+
 
 @shared_task
 def rebuild_rules_index() -> int:
-    from .services import rebuild_rules_index as rebuild
-
-    return rebuild()
+    return services.rebuild_rules_index()
