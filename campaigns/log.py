@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -371,7 +371,7 @@ class Log:
         state.applied += 1
         if event["seq"] in state.reverted or event["kind"] == "revert":
             return
-        handler = getattr(self, f"on_{event['kind']}", None)
+        handler = HANDLERS.get(event["kind"])
         if handler is None:
             raise InvalidEvent(f"unknown event kind {event['kind']!r}", details={"kind": event["kind"]})
         character = None
@@ -385,7 +385,7 @@ class Log:
         for member in state.characters.values():
             if member is not character:
                 member.unspent_award = False
-        handler(state, character, data)
+        handler(self, state, character, data)
         if event["kind"] != "hero_point_awarded" and character is not None:
             character.unspent_award = False
 
@@ -771,6 +771,30 @@ class Log:
         if character.adventure_points < cost:
             raise RuleViolation("aventuria-ap", f"this costs {cost} AP; the hero has {character.adventure_points}")
         character.adventure_points -= cost
+
+
+# Each kind of entry and the handler that applies it: a kind missing here is refused as unknown.
+HANDLERS: dict[str, Callable[..., None]] = {
+    "character_created": Log.on_character_created,
+    "character_died": Log.on_character_died,
+    "returned_from_death": Log.on_returned_from_death,
+    "character_retired": Log.on_character_retired,
+    "cohort_removed": Log.on_cohort_removed,
+    "adventure_started": Log.on_adventure_started,
+    "scenario_played": Log.on_scenario_played,
+    "hero_point_awarded": Log.on_hero_point_awarded,
+    "hero_point_spent": Log.on_hero_point_spent,
+    "feat_gained": Log.on_feat_gained,
+    "role_chosen": Log.on_role_chosen,
+    "mythic_path_chosen": Log.on_mythic_path_chosen,
+    "vault_changed": Log.on_vault_changed,
+    "loot_assigned": Log.on_loot_assigned,
+    "decks_rebuilt": Log.on_decks_rebuilt,
+    "adventure_points_awarded": Log.on_adventure_points_awarded,
+    "card_upgraded": Log.on_card_upgraded,
+    "reward_card_bought": Log.on_reward_card_bought,
+    "recovered": Log.on_recovered,
+}
 
 
 def active_reverts(events: Iterable[Mapping[str, Any]]) -> set[int]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.log import CardInfo, InvalidEvent, Log, RuleViolation
+from campaigns.log import CHARACTER_KINDS, HANDLERS, PARTY_KINDS, CardInfo, InvalidEvent, Log, RuleViolation
 from campaigns.sheet import deck_list, hand_size, powers, skill_lines
 
 HERO = CardInfo(
@@ -317,6 +317,11 @@ def test_unknown_cards_and_kinds_are_invalid():
         campaign.add("loot_assigned", 1, card="hb.nothing")
     with pytest.raises(InvalidEvent, match="unknown event kind"):
         campaign.add("party_dissolved")
+
+
+def test_every_kind_of_entry_has_its_handler():
+    # A revert has none: it is applied by leaving out the entry it reverts.
+    assert set(HANDLERS) == (PARTY_KINDS | CHARACTER_KINDS) - {"revert"}
 
 
 def test_the_sheet_shows_the_deck_list_with_card_feats():
