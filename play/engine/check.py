@@ -16,41 +16,6 @@ from .powers import Scene, options, usable_power
 RULE_HERO_POINT = "Roll the Dice: you may spend a hero point to reroll the dice once, on your own check only"
 
 
-def push_check(
-    game: Game,
-    *,
-    character: str,
-    purpose: str,
-    alternatives: list[dict[str, Any]],
-    against: str | None = None,
-    parent: Step | None = None,
-    label: str = "",
-) -> Step:
-    """`purpose`: defeat, acquire, close, guard, recovery or power. The result is appended to
-    parent["results"] when the check is done."""
-    return game.push(
-        "check",
-        character=character,
-        purpose=purpose,
-        alternatives=alternatives,
-        against=against,
-        parent=parent["id"] if parent else None,
-        label=label,
-        phase="skill",
-        dice=[],
-        modifier=0,
-        traits=[],
-        skill_traits=[],
-        combat=False,
-        difficulty=0,
-        played=[],
-        used=[],
-        grants=[],
-        result=None,
-        success=None,
-    )
-
-
 def check_scene(game: Game, check: Step, window: str) -> Scene:
     return Scene(window, check, check["character"], check=check, encounter=game.innermost("encounter"))
 

@@ -19,6 +19,7 @@ from .errors import EngineError
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
 from .powers import CARD_ACTIONS, Scene, pay_and_record
+from .starts import push_check, start_encounter
 
 CardHandler = Callable[[Game, Step], None]
 CARD_HANDLERS: dict[str, CardHandler] = {}
@@ -380,8 +381,6 @@ class CheckEach(StepHandler):
     kind = "check_each"
 
     def run(self, game: Game, step: Step) -> Decision | None:
-        from .check import push_check  # check imports this module
-
         character = step["character"]
         if not game.alive(character):
             game.pop(step)
@@ -406,8 +405,6 @@ def _summon(game: Game, step: Step, spec: Any) -> None:
     one if there are several); `{summon: {card: id}}` a named card; `{summon: {type: monster}}` a
     random card of a type. A summoned card goes back to the vault afterwards (an imagined copy
     if every copy is in use)."""
-    from .encounter import start_encounter
-
     character = step["character"]
     summoner = game.step_by_id(step["context"].get("encounter"))
     summoner_id = game.card_id(summoner["card"]) if summoner else None

@@ -7,13 +7,13 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import is_bane, is_boon
-from .check import push_check
 from .checks import parse_check
 from .effects import expire_effects, push_effects, suffer_scourge
 from .errors import EngineError, IllegalAction
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
 from .requirements import meet_requirement, requirement, requirement_options
+from .starts import push_check, start_encounter
 from .windows import push_window
 
 RULE_SEQUENCE = (
@@ -59,26 +59,6 @@ def phases_for(game: Game) -> tuple[str, ...]:
     """The encounter's steps under this ruleset (classic closes locations before the encounter
     and has no avenging)."""
     return _phases(game.ruleset.villain_lockdown, game.ruleset.avenge)
-
-
-def start_encounter(
-    game: Game, character: str, card: str, origin: dict[str, Any], *, exploration: bool = False, avenging: bool = False
-) -> Step:
-    if card not in game.state["encountered"]:
-        game.state["encountered"].append(card)
-    game.emit("encountered", character=character, card=game.effective_id(card), origin=origin)
-    return game.push(
-        "encounter",
-        character=character,
-        card=card,
-        origin=origin,
-        exploration=exploration,
-        avenging=avenging,
-        phase=0,
-        evaded=False,
-        guarded=[],
-        results=[],
-    )
 
 
 def hook(game: Game, step: Step, when: str, character: str | None = None) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import push_check
 from .checks import parse_check
 from .effects import card_handler
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
+from .starts import push_check
 
 
 @card_handler("core.boggart")

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import push_check
 from .checks import parse_check
 from .effects import matching, push_damage
 from .flow import option
 from .game import Game, Step
+from .starts import push_check
 
 
 def requirement(game: Game, location: str, key: str) -> list[dict[str, Any]]:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import push_check
 from .checks import parse_check
 from .closing import may_attempt_close
 from .effects import expire_effects, perform, push_effects
-from .encounter import start_encounter
 from .errors import IllegalAction
 from .flow import StepHandler, decide, option, register
 from .game import Decision, Game, Step
 from .powers import Scene, find_power, options, usable_power
+from .starts import push_check, start_encounter
 
 RULE_RESET = "Resetting: discard any number of cards, then discard down to or draw up to your hand size"
 
