@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import check as _check  # noqa: F401  (registers the step handlers)
-from . import closing as _closing  # noqa: F401
-from . import damage as _damage  # noqa: F401
-from . import encounter as _encounter  # noqa: F401
-from . import handlers as _handlers  # noqa: F401
-from . import turn as _turn  # noqa: F401
-from . import windows as _windows  # noqa: F401
 from .check import Check, check_scene
 from .errors import GameOver, IllegalAction, NotYourDecision, ReplayMismatch, StaleVersion
-from .flow import HANDLERS, find_option, normalise, run
+from .flow import find_option, normalise
 from .game import Decision, Game, State, copy_state
+from .machine import HANDLERS, run
 from .powers import Scene, explain
 from .randomness import LoggedSource, PreviewHalt, PreviewSource, as_source
 from .setup import build

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .checks import COMBAT, COMBAT_DEFAULT_SKILLS, difficulty, resolve_skill
+from .check_text import COMBAT, COMBAT_DEFAULT_SKILLS, difficulty, resolve_skill
 from .game import Game, Step
 from .odds import check_odds, parse_dice
 from .powers import passives, target_matches

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import BOON_TYPES, validate_definition
-from .checks import parse_check
+from .check_text import parse_check
 from .errors import EngineError
 
 FACT_KEYS = ("type", "name", "traits", "immune", "vulnerable", "resistant", "level", "subtype", "hand_size")

@@ -7,9 +7,9 @@ from typing import Any
 
 from . import assembly
 from .cards import is_monster
-from .checks import resolve_skill
+from .check_text import resolve_skill
 from .effects import perform, push_damage
-from .flow import StepHandler, decide, option, register
+from .flow import StepHandler, decide, option
 from .game import Decision, Game, Step
 from .powers import Scene, options, usable_power
 
@@ -54,7 +54,6 @@ def _describe(game: Game, check: Step) -> str:
     return f"{game.character_name(check['character'])}'s check to {purpose}{against}"
 
 
-@register
 class Check(StepHandler):
     kind = "check"
 

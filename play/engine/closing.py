@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import push_effects
-from .flow import StepHandler, decide, option, register
+from .flow import StepHandler, decide, option
 from .game import Decision, Game, Step
 from .requirements import meet_requirement, requirement, requirement_options
 
@@ -20,7 +20,6 @@ def may_attempt_close(game: Game, character: str, location: str) -> bool:
     )
 
 
-@register
 class CloseLocation(StepHandler):
     """The opportunity to close: pick a To Close option (before any card or die), meet it,
     then search the location for villains."""
@@ -91,7 +90,6 @@ def _location_effects(game: Game, location: str, when: str) -> list[dict[str, An
     ]
 
 
-@register
 class Closing(StepHandler):
     """Rulebook: "First, apply any effects that say 'before closing.' Then banish all of the cards from the
     location; it is now closed. Finally, apply any effects that say 'on closing'"."""
@@ -143,7 +141,6 @@ def check_all_closed(game: Game) -> None:
         game.end("won", "every location is closed")
 
 
-@register
 class Relocate(StepHandler):
     """Rulebook: "all characters that were at that location always immediately move"."""
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from .effects import perform
 from .errors import IllegalAction
-from .flow import StepHandler, decide, register
+from .flow import StepHandler, decide
 from .game import Decision, Game, Step
 from .powers import Scene, options, passives, usable_power
 
@@ -18,7 +18,6 @@ def _scene(game: Game, step: Step) -> Scene:
     return Scene("damage", step, step["character"], damage=step, encounter=game.innermost("encounter"))
 
 
-@register
 class Damage(StepHandler):
     kind = "damage"
 

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import assembly
-from .checks import parse_check, resolve_skill
+from .check_text import parse_check, resolve_skill
 from .errors import EngineError
-from .flow import StepHandler, decide, option, register
+from .flow import StepHandler, decide, option
 from .game import Decision, Game, Step
 from .powers import CARD_ACTIONS, Scene, pay_and_record
 from .starts import push_check, start_encounter
@@ -374,7 +374,6 @@ def _move_random(game: Game, character: str) -> None:
     game.emit("moved", character=character, location=targets[face - 1], forced=True)
 
 
-@register
 class CheckEach(StepHandler):
     """One character's check for a `check_each` effect, then its failure or success effects."""
 
@@ -460,7 +459,6 @@ def describe(effects: list[dict[str, Any]]) -> str:
     return "; ".join(words)
 
 
-@register
 class Effects(StepHandler):
     kind = "effects"
 
@@ -473,7 +471,6 @@ class Effects(StepHandler):
         return None
 
 
-@register
 class Choose(StepHandler):
     kind = "choose"
 

@@ -7,10 +7,10 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import is_bane, is_boon
-from .checks import parse_check
+from .check_text import parse_check
 from .effects import expire_effects, push_effects, suffer_scourge
 from .errors import EngineError, IllegalAction
-from .flow import StepHandler, decide, option, register
+from .flow import StepHandler, decide, option
 from .game import Decision, Game, Step
 from .requirements import meet_requirement, requirement, requirement_options
 from .starts import push_check, start_encounter
@@ -93,7 +93,6 @@ def _return_to_origin(game: Game, step: Step, location: str | None = None) -> No
         game.to_vault(card)
 
 
-@register
 class Encounter(StepHandler):
     kind = "encounter"
 
@@ -468,7 +467,6 @@ class Encounter(StepHandler):
             _return_to_origin(game, step)
 
 
-@register
 class Avenge(StepHandler):
     kind = "avenge"
 
@@ -518,7 +516,6 @@ class Avenge(StepHandler):
         game.pop(step)
 
 
-@register
 class Lockdown(StepHandler):
     """Guard a distant location (core) or temporarily close it (classic) against a villain."""
 

@@ -1,4 +1,5 @@
-"""The step machine: handlers looked up by step kind, pending decisions, and the run loop.
+"""What every step handler builds on: the handler's interface, options and pending decisions, and
+matching a player's action to an option (machine.py runs the handlers).
 
 A handler's `run` either changes the stack (pushes, pops, advances its own phase) or returns a
 decision; the loop stops at the first decision. `answer` receives the option a player chose,
@@ -13,7 +14,6 @@ from .declared import DECLARED_KEYS
 from .errors import EngineError
 from .game import Decision, Game, Step
 
-MAX_STEPS_PER_APPLY = 100_000
 CONTROL_KEYS = ("version", "key")
 
 
@@ -28,16 +28,6 @@ class StepHandler:
 
     def abort(self, game: Game, step: Step) -> None:
         """The turn ends before this step finishes (its character died)."""
-
-
-HANDLERS: dict[str, StepHandler] = {}
-
-
-def register(cls: type[StepHandler]) -> type[StepHandler]:
-    if cls.kind in HANDLERS:
-        raise EngineError(f"two handlers for the step kind {cls.kind!r}")
-    HANDLERS[cls.kind] = cls()
-    return cls
 
 
 def option(action: dict[str, Any], label: str, player: str, **extra: Any) -> dict[str, Any]:
@@ -112,37 +102,3 @@ def find_option(decision: Decision, player: str, action: dict[str, Any]) -> dict
         if free and entry["action"] == {k: v for k, v in wanted.items() if k not in free}:
             return {**entry, "action": wanted}
     return None
-
-
-def run(game: Game) -> None:
-    state = game.state
-    for _ in range(MAX_STEPS_PER_APPLY):
-        if state["status"] != "playing":
-            state["pending"] = None
-            return
-        if state["table"].get("abort_turn"):
-            unwind_turn(game)
-            continue
-        if not state["stack"]:
-            raise EngineError("the step stack is empty while the scenario is being played")
-        step = game.top()
-        decision = HANDLERS[step["kind"]].run(game, step)
-        if decision is not None:
-            state["pending"] = decision
-            return
-    raise EngineError("the engine made no progress")
-
-
-def unwind_turn(game: Game) -> None:
-    """Rulebook: "If you are forced to end your turn before an encounter ends, shuffle the encountered
-    card back into its location, or if it was summoned, banish it" (Encountering a Card)."""
-    stack = game.state["stack"]
-    while stack and stack[-1]["kind"] not in ("turn", "game"):
-        step = game.pop_top()
-        HANDLERS[step["kind"]].abort(game, step)
-    if stack and stack[-1]["kind"] == "turn":
-        game.top()["phase"] = "over"
-    for card in list(game.state["set_aside"]):
-        game.state["set_aside"].remove(card)
-        game.to_vault(card)
-    game.state["table"]["abort_turn"] = False

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import resolve_skill
+from .check_text import resolve_skill
 from .declared import declared_power, offered
 from .errors import IllegalAction
 from .game import Game, Step, timings_in

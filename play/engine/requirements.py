@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import parse_check
+from .check_text import parse_check
 from .effects import matching, push_damage
 from .flow import option
 from .game import Game, Step

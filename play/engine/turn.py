@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import parse_check
+from .check_text import parse_check
 from .closing import may_attempt_close
 from .effects import expire_effects, perform, push_effects
 from .errors import IllegalAction
-from .flow import StepHandler, decide, option, register
+from .flow import StepHandler, decide, option
 from .game import Decision, Game, Step
 from .powers import Scene, find_power, options, usable_power
 from .starts import push_check, start_encounter
@@ -17,7 +17,6 @@ from .starts import push_check, start_encounter
 RULE_RESET = "Resetting: discard any number of cards, then discard down to or draw up to your hand size"
 
 
-@register
 class GameRoot(StepHandler):
     """The bottom of the stack: whose turn it is, in seating order, skipping the dead."""
 
@@ -62,7 +61,6 @@ def _turn_scene(game: Game, step: Step, window: str, **extra: Any) -> Scene:
     return Scene(window, limits, step["character"], extra=extra)
 
 
-@register
 class Turn(StepHandler):
     kind = "turn"
 
@@ -296,7 +294,6 @@ def turn_effects(game: Game, character: str, when: str) -> None:
         push_effects(game, character, effects, {"when": when})
 
 
-@register
 class EndTurn(StepHandler):
     """Rulebook: "First, apply any effects that happen at the end of the turn ... Then, if you have any
     cards in a recovery pile, do whatever they say to do during recovery ... banish any that
@@ -313,7 +310,7 @@ class EndTurn(StepHandler):
             return None
         if step["phase"] == "play":
             # Both rulebooks: while the end-of-turn effects happen you may play cards and use
-            # powers (unless a power ended the turn, which skips this step: flow.unwind_turn).
+            # powers (unless a power ended the turn, which skips this step: machine.unwind_turn).
             scene = _turn_scene(game, game.innermost("turn") or step, "turn")
             choices = options(game, scene, [character]) if game.alive(character) else []
             if not choices:
@@ -366,7 +363,6 @@ class EndTurn(StepHandler):
         perform(game, scene, action, usable_power(game, scene, action))
 
 
-@register
 class Recovery(StepHandler):
     """A card in the recovery pile: attempt its check; success recharges it (or whatever the
     card says), failure banishes it to the vault."""
@@ -401,7 +397,6 @@ class Recovery(StepHandler):
         return None
 
 
-@register
 class Reset(StepHandler):
     kind = "reset"
 

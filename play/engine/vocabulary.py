@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .checks import SKILLS, parse_check
+from .check_text import SKILLS, parse_check
 from .errors import EngineError
 
 # The usual ones, for messages; a card may name another (a type is a word, as printed).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import perform
-from .flow import StepHandler, decide, register
+from .flow import StepHandler, decide
 from .game import Decision, Game, Step
 from .powers import Scene, options, usable_power
 
@@ -34,7 +34,6 @@ def window_scene(game: Game, step: Step) -> Scene:
     return Scene(step["timing"], step, step["focus"], encounter=game.step_by_id(step.get("encounter")))
 
 
-@register
 class Window(StepHandler):
     kind = "window"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import parse_check
+from .check_text import parse_check
 from .effects import card_handler
-from .flow import StepHandler, decide, option, register
+from .flow import StepHandler, decide, option
 from .game import Decision, Game, Step
 from .starts import push_check
 
@@ -43,7 +43,6 @@ def laboratory_spells(game: Game, effects: Step) -> None:
         game.push("acquire_one", character=effects["character"], cards=summoned, phase="choose", results=[])
 
 
-@register
 class AcquireOne(StepHandler):
     """Summoned cards: choose one to attempt to acquire, banish the others."""
 
