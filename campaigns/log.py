@@ -34,7 +34,6 @@ CHARACTER_KINDS = {
     "reward_card_bought",
     "recovered",
 }
-BOON_TYPES = ("weapon", "spell", "armor", "item", "ally", "blessing")
 
 
 @dataclass(frozen=True)

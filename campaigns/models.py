@@ -4,9 +4,10 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from cards import vocabulary
 from cards.models import Card, CardSet, OrderedJSONField
 
-RULESETS = [("core-2019", "Core Set 2019"), ("classic", "Classic (WotR, RotR)"), ("aventuria", "Aventuria")]
+RULESETS = list(vocabulary.RULESETS.items())
 
 
 class Party(models.Model):
@@ -16,7 +17,7 @@ class Party(models.Model):
     name = models.CharField(max_length=120)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_parties")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="parties", blank=True)
-    game = models.CharField(max_length=20, choices=[("pacg", "PACG"), ("aventuria", "Aventuria")])
+    game = models.CharField(max_length=20, choices=list(vocabulary.GAME_NAMES.items()))
     ruleset = models.CharField(max_length=20, choices=RULESETS)
     adventure_path = models.ForeignKey(Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     products = models.ManyToManyField(CardSet, blank=True, related_name="+")

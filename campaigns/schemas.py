@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from cards.dataformat.schema import GAMES
+from cards.vocabulary import GAMES
+from cards.vocabulary import RULESETS as RULESET_NAMES
 from pacg_site.api import StrictSerializer
 
-RULESETS = ["core-2019", "classic", "aventuria"]
+RULESETS = list(RULESET_NAMES)
 STATUSES = ["alive", "dead", "retired"]
 
 

@@ -17,9 +17,10 @@ from django.db import transaction
 from django.db.models import Q
 
 from cards.models import Card, CardSet
+from cards.vocabulary import BOON_TYPES
 from pacg_site.errors import DomainError, Forbidden, NotFoundError
 
-from .log import BOON_TYPES, CHARACTER_KINDS, PARTY_KINDS, InvalidEvent, PartyState
+from .log import CHARACTER_KINDS, PARTY_KINDS, InvalidEvent, PartyState
 from .models import Character, LogEvent, Party
 from .selectors import events_of, log_for, party_state, state_key
 

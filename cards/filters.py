@@ -8,11 +8,11 @@ from __future__ import annotations
 import django_filters
 from django import forms
 
-from .dataformat.schema import GAMES
 from .search import parser as ast
 from .search.facts import normalize_keyword
 from .search.fields import BY_NAME, ORDERINGS, TYPE_VALUES
 from .selectors import known_sets
+from .vocabulary import GAMES
 
 
 class WholeNumberFilter(django_filters.NumberFilter):

@@ -9,7 +9,8 @@ from django.db import models
 from django.urls import reverse
 
 from .dataformat.checks import format_check
-from .dataformat.schema import GAMES, SET_KINDS, TYPES
+from .dataformat.schema import SET_KINDS, TYPES
+from .vocabulary import GAMES
 
 
 class OrderedJSONField(models.TextField):

@@ -304,7 +304,7 @@ SPECTACULAR_SETTINGS = {
     ],  # operations are tagged cards, rules, parties, play, ...
     # One name per closed set that several components share.
     "ENUM_NAME_OVERRIDES": {
-        "Game": "cards.dataformat.schema.GAMES",
+        "Game": "cards.vocabulary.GAMES",
         "PartyRuleset": "campaigns.schemas.RULESETS",
         "PassageKind": "rules.models.Passage.KINDS",
         "PlayRuleset": "play.schemas.RULESETS",

@@ -4,8 +4,7 @@ from django.db import models
 from django.urls import reverse
 
 from cards.models import OrderedJSONField
-
-EDITIONS = {"core-2019": "core-2019", "classic-2015": "classic", "classic-2013": "classic", "aventuria": "aventuria"}
+from cards.vocabulary import EDITIONS
 
 
 class RulebookManager(models.Manager["Rulebook"]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from cards.dataformat.schema import GAMES
+from cards.vocabulary import GAMES
 
 from .models import Passage
 

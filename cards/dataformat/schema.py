@@ -14,13 +14,13 @@ from typing import Any
 
 from play.engine.carddata import validate_effects
 
+from ..vocabulary import BOON_TYPES, GAMES, RULESETS
 from .checks import CheckSyntaxError, format_check, parse_check
 from .skills import canonical_skill
 from .text import fold
 
 FORMAT = "pacg-cards/1"
 BOOKS = {"core", "wotr", "rotr_es", "aventuria", "homebrew"}
-GAMES = ("pacg", "aventuria")  # the one list of games: data, models, API and its Game enum
 LANGUAGES = {"en", "es", "de"}
 SET_KINDS = {
     "base_set",
@@ -33,8 +33,6 @@ SET_KINDS = {
     "homebrew",
     "other",
 }
-RULESETS = {"core-2019", "classic", "aventuria"}
-BOON_TYPES = ["weapon", "spell", "armor", "item", "ally", "blessing"]
 DIE_SIZES = {"d4", "d6", "d8", "d10", "d12", "d20"}
 ROMAN = {"I": 1, "II": 2, "III": 3}
 
@@ -208,7 +206,7 @@ def counts_with_feats(value: Any) -> dict[str, dict[str, Any]]:
     result = {}
     for card_type, raw in value.items():
         key = str(card_type).lower()
-        if key not in BOON_TYPES + ["loot"]:
+        if key not in [*BOON_TYPES, "loot"]:
             raise FieldError(f"{card_type!r} is not a boon type ({', '.join(BOON_TYPES)})")
         if isinstance(raw, int) and not isinstance(raw, bool):
             result[key] = {"count": integer(raw)}
@@ -229,7 +227,7 @@ def suggested_deck(value: Any) -> dict[str, list[str]]:
     result = {}
     for card_type, names in value.items():
         key = str(card_type).lower()
-        if key not in BOON_TYPES + ["loot", "cohort"]:
+        if key not in [*BOON_TYPES, "loot", "cohort"]:
             raise FieldError(f"{card_type!r} is not a boon type ({', '.join(BOON_TYPES)})")
         result[key] = text_list(names) if names else []
     return result
