@@ -609,7 +609,7 @@ class Log:
         }
         for character_id in decks:
             self._alive(self._character(state, character_id))
-        pool = Counter()
+        pool: Counter[str] = Counter()
         for character_id in decks:
             pool += state.characters[character_id].deck
         wanted = sum(decks.values(), Counter())

@@ -8,7 +8,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.models import User as UserModel
@@ -58,6 +58,12 @@ def clean_text(value: str, field: str, *, lines: bool = False) -> str:
     return value.strip()
 
 
+def _user(user: AbstractBaseUser) -> UserModel:
+    """The user as the model the foreign keys name: the services take what DRF types request.user
+    as, and AUTH_USER_MODEL is Django's User (pacg_site.settings leaves it unset)."""
+    return cast(UserModel, user)
+
+
 def _owner_only(party: Party, user: AbstractBaseUser, what: str) -> None:
     if party.owner_id != user.pk:
         raise Forbidden(f"only the party's owner may {what}")
@@ -92,8 +98,10 @@ def party_create(
                 f"no adventure path has the id {adventure_path!r}", details={"adventure_path": adventure_path}
             )
     sets = _products_of(game, products or [])
-    party = Party.objects.create(owner=owner, name=name, game=game, ruleset=ruleset, adventure_path=path, notes=notes)
-    party.members.add(owner)
+    party = Party.objects.create(
+        owner=_user(owner), name=name, game=game, ruleset=ruleset, adventure_path=path, notes=notes
+    )
+    party.members.add(_user(owner))
     if sets:
         products_add(party=party, by=owner, products=[s.code for s in sets], vault_copies=vault_copies)
     elif vault_copies:
@@ -352,7 +360,7 @@ def append_event(
 
 def _plays_all(party: Party, user: AbstractBaseUser, character_ids: Any) -> bool:
     ids = {int(c) for c in character_ids if str(c).isdigit()}
-    return bool(ids) and party.characters.filter(pk__in=ids, player=user).count() == len(ids)
+    return bool(ids) and party.characters.filter(pk__in=ids, player=_user(user)).count() == len(ids)
 
 
 def _append(
@@ -377,7 +385,7 @@ def _append(
             raise InvalidEvent(f"a {kind} entry's data is malformed: {error}", details={"kind": kind}) from error
     if dry_run:
         return None, state
-    stored = LogEvent.objects.create(party=party, seq=seq, kind=kind, character=character, data=data, author=by)
+    stored = LogEvent.objects.create(party=party, seq=seq, kind=kind, character=character, data=data, author=_user(by))
     cache.set(state_key(party, stored), state, timeout=24 * 3600)
     return stored, state
 
@@ -416,7 +424,7 @@ def character_create(
     if quick_start:
         deck = suggested_deck(party, character_card)
     player_name = clean_text(player_name, "player_name")
-    character = Character.objects.create(party=party, player=by, player_name=player_name, card=character_card)
+    character = Character.objects.create(party=party, player=_user(by), player_name=player_name, card=character_card)
     _append(
         party,
         by,
@@ -443,7 +451,7 @@ def suggested_deck(party: Party, character: Card) -> dict[str, int]:
     suggested = character.data.get("suggested_deck") or {}
     available = Counter(state.vault)
     cards = {c.uid: c for c in Card.objects.filter(uid__in=list(available))}
-    by_name = {}
+    by_name: dict[str, str] = {}
     for uid in available:
         by_name.setdefault(cards[uid].name, uid)
     named = {
@@ -458,10 +466,10 @@ def suggested_deck(party: Party, character: Card) -> dict[str, int]:
     for kind, entry in deck_list.items():
         need = entry["count"]
         for name in suggested.get(kind, []):
-            uid = by_name.get(name)
-            if uid and available[uid] and need:
-                deck[uid] += 1
-                available[uid] -= 1
+            named_uid = by_name.get(name)
+            if named_uid and available[named_uid] and need:
+                deck[named_uid] += 1
+                available[named_uid] -= 1
                 need -= 1
         # The card with the most copies left, one at a time (a varied deck that drains no card): a
         # stated level before an unknown one, and cards no suggestion names before those others want.

@@ -18,6 +18,10 @@ class OrderedJSONField(models.TextField):
     the data (a deck list reads weapon, spell, armor...; export must give back what was
     imported). Searches never look inside these values; CardTag holds the searchable facts."""
 
+    # Tell django-stubs the attribute holds decoded JSON (any shape), not the str a TextField would.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
+
     def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
         return None if value is None else json.loads(value)
 

@@ -178,7 +178,9 @@ def _write_sets(files: list[ParsedFile], summary: ImportSummary) -> dict[str, Ca
 
 def set_lineage(card_set: CardSet) -> list[str]:
     """The set's code and its parents' codes: `set:wotr` also finds the adventure decks' cards."""
-    codes, current, seen = [], card_set, set()
+    codes: list[str] = []
+    current: CardSet | None = card_set
+    seen: set[int] = set()
     while current is not None and current.pk not in seen:
         seen.add(current.pk)
         codes.append(current.code)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from pacg_site.errors import DomainError, NotFoundError
@@ -15,13 +15,13 @@ from .engine.odds import check_odds
 from .models import GameSession
 
 
-def sessions_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[GameSession]:
+def sessions_for(user: User | AnonymousUser) -> QuerySet[GameSession]:
     if not user.is_authenticated:
         return GameSession.objects.none()
     return GameSession.objects.filter(players__user=user).distinct()
 
 
-def session_for(user: AbstractBaseUser | AnonymousUser, session_id: Any) -> GameSession:
+def session_for(user: User | AnonymousUser, session_id: Any) -> GameSession:
     """The session if the user plays in it; anyone else learns nothing, not even that it exists."""
     session = sessions_for(user).filter(pk=session_id).first() if _uuid_like(session_id) else None
     if session is None:
@@ -37,12 +37,12 @@ def _uuid_like(value: Any) -> bool:
     return True
 
 
-def players_of(session: GameSession, user: AbstractBaseUser) -> list[str]:
+def players_of(session: GameSession, user: User) -> list[str]:
     """The engine players this user answers for (one per character they play)."""
     return list(session.players.filter(user=user).order_by("player").values_list("player", flat=True))
 
 
-def viewer(session: GameSession, user: AbstractBaseUser, action: dict[str, Any] | None = None) -> str:
+def viewer(session: GameSession, user: User, action: dict[str, Any] | None = None) -> str:
     """The user's engine player an action is for (a user may play several characters): the one
     whose option it is, else the one who plays the character it names, else the one the pending
     decision waits for, else their first."""

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.models import User as UserModel
 from django.db import transaction
 
@@ -77,7 +76,7 @@ class Seat:
 
     card: str
     deck: list[str]
-    user: AbstractBaseUser
+    user: UserModel
     facts: dict[str, Any] = field(default_factory=dict)
     character: int | None = None  # the party's character id
 
@@ -95,7 +94,7 @@ class Table:
 @transaction.atomic
 def session_create(
     *,
-    by: AbstractBaseUser,
+    by: UserModel,
     scenario: str,
     ruleset: str = "core-2019",
     characters: list[str] | None = None,
@@ -183,7 +182,7 @@ def session_create(
     return session
 
 
-def _ad_hoc_seats(by: AbstractBaseUser, characters: list[str] | None, players: list[str] | None) -> list[Seat]:
+def _ad_hoc_seats(by: UserModel, characters: list[str] | None, players: list[str] | None) -> list[Seat]:
     characters = characters or list(SANDBOX_CHARACTERS[:2])
     unknown = [c for c in characters if c not in SANDBOX_CHARACTERS]
     if unknown or not 1 <= len(characters) <= len(SANDBOX_CHARACTERS) or len(set(characters)) != len(characters):
@@ -468,7 +467,7 @@ def _missing_message(chosen: list[Character], missing: dict[str, list[str]]) -> 
 def act(
     *,
     session: GameSession,
-    by: AbstractBaseUser,
+    by: UserModel,
     action: dict[str, Any],
     version: int | None,
     idempotency_key: str | None,
@@ -532,7 +531,7 @@ def describe(state: dict[str, Any], action: dict[str, Any]) -> str:
 
 
 @transaction.atomic
-def session_finish(*, session: GameSession, by: AbstractBaseUser) -> LogEvent:
+def session_finish(*, session: GameSession, by: UserModel) -> LogEvent:
     """Write a finished party session's result to the party's log as a scenario_played entry,
     checked by the campaign rules like any other entry: mode, won or lost, who died, and the
     cards acquired and banished during play."""
@@ -568,8 +567,8 @@ def session_finish(*, session: GameSession, by: AbstractBaseUser) -> LogEvent:
         "banished": banished,
         "session": str(session.pk),
     }
-    event, _ = append_event(party=party, by=by, kind="scenario_played", data=data)
-    assert event is not None
-    session.logged_seq = event.seq
+    entry, _ = append_event(party=party, by=by, kind="scenario_played", data=data)
+    assert entry is not None
+    session.logged_seq = entry.seq
     session.save(update_fields=["logged_seq", "updated_at"])
-    return event
+    return entry

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from whoosh import query as wq
@@ -365,10 +365,11 @@ def _load_vectors() -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarra
         "pk", "book__game", "book__slug", "kind", "embedding", "question_embedding"
     )
     pids = np.array([row[0] for row in rows], dtype=np.int64)
-    meta = tuple(np.array([row[column] for row in rows], dtype=str) for column in (1, 2, 3))
-    windows = Vectors.of([bytes(row[4]) for row in rows])
+    games, books, kinds = (np.array([row[column] for row in rows], dtype=str) for column in (1, 2, 3))
+    # exclude(embedding=None) above: every row has a window blob.
+    windows = Vectors.of([bytes(cast("bytes | memoryview", row[4])) for row in rows])
     questions = Vectors.of([bytes(row[5]) if row[5] is not None else None for row in rows])
-    return pids, meta, windows, questions
+    return pids, (games, books, kinds), windows, questions
 
 
 def generation() -> int:

@@ -355,8 +355,8 @@ def language_of(question: str) -> str:
     """es or en, from the question's small words and Spanish punctuation; a question typed as
     keywords ("enterrar vs quemar") has none, and goes by how common its words are in each."""
     words = search.plain_words(question)
-    spanish = sum(word in _SPANISH for word in words) + 2 * ("¿" in question or "ñ" in question)
-    english = sum(word in _ENGLISH for word in words)
+    spanish: float = sum(word in _SPANISH for word in words) + 2 * ("¿" in question or "ñ" in question)
+    english: float = sum(word in _ENGLISH for word in words)
     if spanish == english:
         spanish, english = (sum(zipf_frequency(word, language) for word in words) for language in ("es", "en"))
     return "es" if spanish > english else "en"

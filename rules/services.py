@@ -15,7 +15,8 @@ import yaml
 from django.conf import settings
 from django.db import transaction
 
-from cards.dataformat.schema import GAMES, slugify
+from cards.dataformat.schema import slugify
+from cards.vocabulary import GAMES
 from pacg_site import yamltext
 from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
@@ -165,8 +166,8 @@ def import_rulebook(
     validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
     # The digest covers what the passages are made from, the model that embeds them and the
     # splitting's version included.
-    asked = repr(sorted(questions.questions.items())) if questions else ""
-    made_of = repr(sorted(entry.items())) + text + asked + MODEL_ID + SPLITTING_VERSION
+    asked_text = repr(sorted(questions.questions.items())) if questions else ""
+    made_of = repr(sorted(entry.items())) + text + asked_text + MODEL_ID + SPLITTING_VERSION
     digest = hashlib.sha256(made_of.encode()).hexdigest()
     book = Rulebook.objects.filter(slug=entry["slug"]).first()
     if book is not None and book.source_sha256 == digest:

@@ -203,7 +203,7 @@ def counts_with_feats(value: Any) -> dict[str, dict[str, Any]]:
     """{weapon: 4, armor: "2 [3]"} -> {weapon: {count: 4}, armor: {count: 2, feats: [3]}}."""
     if not isinstance(value, dict) or not value:
         raise FieldError("must map card types to counts, e.g. {weapon: 4, armor: '2 [3]'}")
-    result = {}
+    result: dict[str, dict[str, Any]] = {}
     for card_type, raw in value.items():
         key = str(card_type).lower()
         if key not in [*BOON_TYPES, "loot"]:

@@ -7,7 +7,7 @@ opinion the tests compare the index with: both must return the same cards in the
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, Expression, F, IntegerField, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Collate
 
 from cards.models import Card, CardTag
@@ -74,12 +74,13 @@ def _name_key() -> F | Collate:
 
 def ordered(queryset: QuerySet[Card], order: str) -> QuerySet[Card]:
     descending = order.startswith("-")
-    keys = {
+    by_order: dict[str, list[F | Expression]] = {
         "name": [],
         "level": [Coalesce("level", Value(UNKNOWN_LEVEL))],
         "set": [F("card_set__game"), F("card_set__order"), F("card_set__name")],
         "type": [F("type_position")],
-    }[order.lstrip("-")] + [_name_key(), F("uid")]
+    }
+    keys = by_order[order.lstrip("-")] + [_name_key(), F("uid")]
     if order.lstrip("-") == "type":
         queryset = queryset.annotate(type_position=_type_position())
     return queryset.order_by(*[key.desc() if descending else key.asc() for key in keys])

@@ -112,7 +112,8 @@ class _Lexer:
         return self.query[start + 1 : end]
 
     def tokens(self) -> list[_Token]:
-        query, tokens = self.query, []
+        query = self.query
+        tokens: list[_Token] = []
         while True:
             while self.position < len(query) and query[self.position].isspace():
                 self.position += 1
