@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 
+from .dataformat.cardtypes import TYPES
 from .dataformat.checks import format_check
-from .dataformat.schema import SET_KINDS, TYPES
+from .dataformat.schema import SET_KINDS
 from .vocabulary import GAMES
 
 

@@ -8,7 +8,8 @@ from django.db.models import QuerySet
 
 from pacg_site import textindex
 
-from .dataformat.schema import TYPES, fold
+from .dataformat.cardtypes import TYPES
+from .dataformat.text import fold
 from .models import Card, CardSet
 from .search import index, orm
 from .search import parser as ast

@@ -16,7 +16,8 @@ from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
 
 from .dataformat import DataError, ParsedFile, dump_document, load_files
-from .dataformat.schema import RECORD_FIELDS, TYPES, fold
+from .dataformat.cardtypes import RECORD_FIELDS, TYPES
+from .dataformat.text import fold
 from .models import Card, CardSet, CardTag
 from .search.facts import card_facts
 

@@ -6,8 +6,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .api import search_help
+from .dataformat.cardtypes import TYPES
 from .dataformat.checks import format_check
-from .dataformat.schema import TYPES, format_per_hero, format_skills
+from .dataformat.fields import format_per_hero, format_skills
 from .filters import CardFacets
 from .models import Card, CardSet
 from .search.fields import ORDERINGS, TYPE_VALUES

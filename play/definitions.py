@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cards.dataformat.schema import FieldError, format_skills, pacg_skills, serialize_card
+from cards.dataformat.fields import FieldError, format_skills, pacg_skills
+from cards.dataformat.schema import serialize_card
 from cards.models import Card
 
 from .engine.carddata import definition_from_record

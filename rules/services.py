@@ -15,7 +15,7 @@ import yaml
 from django.conf import settings
 from django.db import transaction
 
-from cards.dataformat.schema import slugify
+from cards.dataformat.fields import slugify
 from cards.vocabulary import GAMES
 from pacg_site import yamltext
 from pacg_site.celery import enqueue

@@ -1,8 +1,11 @@
 """The card data format: schema, checks, and the file reader (pure Python, no Django)."""
 
+from .cardtypes import TYPES
 from .checks import CheckSyntaxError, difficulty_at, format_check, parse_check
+from .fields import slugify
 from .loader import DataError, ParsedFile, dump_document, load_files
-from .schema import TYPES, fold, normalize_card, serialize_card, slugify
+from .schema import normalize_card, serialize_card
+from .text import fold
 
 __all__ = [
     "TYPES",

@@ -18,7 +18,8 @@ import yaml
 
 from pacg_site import yamltext
 
-from .schema import FORMAT, RECORD_FIELDS, normalize_card, normalize_set, serialize_card, serialize_set
+from .cardtypes import RECORD_FIELDS
+from .schema import FORMAT, normalize_card, normalize_set, serialize_card, serialize_set
 
 
 @dataclass

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.dataformat.cardtypes import TYPES
 from cards.dataformat.checks import check_difficulties, check_skills
-from cards.dataformat.schema import TYPES
 
 from .words import padded, words
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.dataformat.schema import GROUPS, LANGUAGES, TYPES
+from cards.dataformat.cardtypes import GROUPS, TYPES
+from cards.dataformat.schema import LANGUAGES
 
 from .facts import FLAGS
 

@@ -19,7 +19,7 @@ from whoosh.columns import NumericColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, TEXT, Schema
 from whoosh.searching import Searcher
 
-from cards.dataformat.schema import TYPES
+from cards.dataformat.cardtypes import TYPES
 from pacg_site import textindex
 
 from . import parser as ast

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from cards.dataformat.schema import fold
 from cards.dataformat.skills import canonical_skill
+from cards.dataformat.text import fold
 
 from .facts import normalize_keyword
 from .fields import BY_NAME, KEYWORD, NUMBER, TYPE_VALUES, WORDS, SearchField

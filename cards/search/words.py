@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from cards.dataformat.schema import fold
+from cards.dataformat.text import fold
 
 _WORD = re.compile(r"[^\W_]+")
 # Between fields and paragraphs, so that a phrase never matches across two of them.
