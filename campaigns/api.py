@@ -18,7 +18,6 @@ from pacg_site.api import PAGE_PARAMETERS, StrictSerializer, documented, flag, p
 from pacg_site.errors import DomainError
 
 from . import schemas
-from .log import PartyState
 from .models import Character, LogEvent, Party
 from .selectors import card_info, character_for, parties_for, party_for, party_state
 from .services import (
@@ -33,6 +32,7 @@ from .services import (
     revert_event,
 )
 from .sheet import sheet
+from .state import PartyState
 from .transfer import export_party, import_party
 
 

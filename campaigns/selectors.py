@@ -13,8 +13,9 @@ from django.db.models import Q, QuerySet
 from cards.models import Card
 from pacg_site.errors import NotFoundError
 
-from .log import CardInfo, Log, PartyState
+from .log import Log
 from .models import Character, LogEvent, Party
+from .state import CardInfo, PartyState
 
 _UID = re.compile(r"^[a-z0-9-]+\.[a-z0-9-]+$")
 

@@ -20,9 +20,10 @@ from cards.models import Card, CardSet
 from cards.vocabulary import BOON_TYPES
 from pacg_site.errors import DomainError, Forbidden, NotFoundError
 
-from .log import CHARACTER_KINDS, PARTY_KINDS, InvalidEvent, PartyState
+from .log import CHARACTER_KINDS, PARTY_KINDS, InvalidEvent
 from .models import Character, LogEvent, Party
 from .selectors import events_of, log_for, party_state, state_key
+from .state import PartyState
 
 PARTY_EVENTS = PARTY_KINDS - {"character_created"}
 CHARACTER_EVENTS = CHARACTER_KINDS

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .log import CardInfo, CharacterState, deck_size
+from .feats import deck_size
+from .state import CardInfo, CharacterState
 
 
 @dataclass

@@ -3,7 +3,7 @@ which must say the same."""
 
 from __future__ import annotations
 
-from campaigns.log import RULESETS as LOG_RULESETS
+from campaigns.state import RULESETS as LOG_RULESETS
 from cards import vocabulary
 from play import engine
 from play.engine.cards import BOON_TYPES as ENGINE_BOON_TYPES

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from campaigns.log import CHARACTER_KINDS, HANDLERS, PARTY_KINDS, CardInfo, InvalidEvent, Log, RuleViolation
+from campaigns.log import CHARACTER_KINDS, HANDLERS, PARTY_KINDS, InvalidEvent, Log
+from campaigns.rulebook import RuleViolation
 from campaigns.sheet import deck_list, hand_size, powers, skill_lines
+from campaigns.state import CardInfo
 
 HERO = CardInfo(
     "hb.valna",
