@@ -6,8 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from campaigns.models import RULESETS
 from cards.models import OrderedJSONField
+from cards.vocabulary import RULESETS
 
 
 class GameSession(models.Model):
@@ -41,7 +41,7 @@ class GameSession(models.Model):
     @property
     def ruleset_name(self) -> str:
         """What pages show: "Core Set 2019", not core-2019."""
-        return dict(RULESETS).get(self.ruleset, self.ruleset)
+        return RULESETS.get(self.ruleset, self.ruleset)
 
 
 class SessionPlayer(models.Model):

@@ -17,13 +17,14 @@ from wordfreq import zipf_frequency
 from cards.dataformat.text import fold
 from cards.models import Card
 from cards.selectors import cards_named_in
+from cards.vocabulary import EDITIONS
 from pacg_site import textindex, yamltext
 from pacg_site.errors import DomainError
 
 from . import question_adapter, search, wordodds
 from .concepts import Mention, concept_table
 from .embeddings import encoder
-from .models import EDITIONS, Passage, Rulebook
+from .models import Passage, Rulebook
 from .playerwords import Passage as PlayerPassage
 from .playerwords import PlayerWords
 from .wordodds import WordOdds

@@ -16,14 +16,14 @@ from django.conf import settings
 from django.db import transaction
 
 from cards.dataformat.fields import slugify
-from cards.vocabulary import GAMES
+from cards.vocabulary import EDITIONS, GAMES
 from pacg_site import yamltext
 from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
 
 from .concepts import concept_table
 from .embeddings import DIMENSIONS, MODEL_ID, encoder
-from .models import EDITIONS, Passage, Rulebook
+from .models import Passage, Rulebook
 from .splitting import Passage as SplitPassage
 from .splitting import fold, split_book
 from .vectorcache import VectorCache
