@@ -60,7 +60,11 @@ def test_the_api_docs_load_swagger_ui_from_this_site(client):
     assert directives["default-src"] == "'self'" and directives["script-src"] == "'self'"
     page = response.content.decode()
     bundle = re.search(r'<script src="([^"]*swagger-ui-bundle\.js)"', page)
-    assert bundle and bundle.group(1).startswith(django_settings.STATIC_URL), page
+    style = re.search(r'<link rel="stylesheet" href="([^"]*swagger-ui\.css)"', page)
+    assert bundle and style, page
+    assert bundle.group(1).startswith(django_settings.STATIC_URL) and style.group(1).startswith(
+        django_settings.STATIC_URL
+    )
     assert not re.search(r"<script>", page), "the start-up script is a file of this site"
     start_up = re.search(r'<script src="(/api/docs/\?[^"]*script[^"]*)"', page)
     assert start_up, page
