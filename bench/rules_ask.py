@@ -40,9 +40,10 @@ def main() -> None:
     from rules.models import Passage
     from rules.selectors import ask
     from rules.services import import_bundled_rulebooks, rebuild_rules_index
+    from rules.vectors import embed_passages
 
     import_bundled_cards()  # as on the site: a card a question names can settle its game
-    import_seconds, _ = timed(import_bundled_rulebooks)
+    import_seconds, _ = timed(lambda: (import_bundled_rulebooks(), embed_passages()))
     builds = [timed(rebuild_rules_index) for _ in range(3)]
     questions = [q["question"] for q in yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))]
     for question in questions:  # warm: searcher, vectors, corrector, model

@@ -42,9 +42,11 @@ def import_rulebooks_without_copies(questions: list[dict]) -> None:  # type: ign
     measured question. The site keeps those: they were written from the passages, before the
     questions they resemble, and answer players who ask alike."""
     from rules.services import import_bundled_rulebooks
+    from rules.vectors import embed_passages
 
     measured = [words(question["question"]) for question in questions]
     import_bundled_rulebooks(leave_out=lambda asked: copies(asked, measured))
+    embed_passages()
 
 
 def normal(text: str) -> str:

@@ -8,6 +8,8 @@ application = get_wsgi_application()
 
 # Each serving process loads what the rules assistant's first answer needs as it starts, not when
 # a player asks (rules.warmup). Imported only now: the apps are ready.
+from rules.vectors import embed_in_background  # noqa: E402
 from rules.warmup import warm_up_in_background  # noqa: E402
 
 warm_up_in_background()
+embed_in_background()  # the passages' vectors, if a new site lacks them (rules.vectors)

@@ -76,6 +76,11 @@ class Answer(serializers.Serializer):
     other_game = serializers.ChoiceField(
         choices=GAMES, allow_null=True, help_text="the game the question may be about instead"
     )
+    mode = serializers.ChoiceField(
+        choices=["full", "words"],
+        help_text="words: word search only, while a new site computes the passages' vectors (minutes)",
+    )
+    notice = serializers.CharField(allow_null=True, help_text="in words mode, how far the vectors are and what to do")
 
 
 class Book(serializers.Serializer):

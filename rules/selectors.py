@@ -21,7 +21,7 @@ from cards.vocabulary import EDITIONS
 from pacg_site import textindex, yamltext
 from pacg_site.errors import DomainError
 
-from . import question_adapter, search, wordodds
+from . import question_adapter, search, vectors, wordodds
 from .concepts import Mention, concept_table
 from .embeddings import encoder
 from .models import Passage, Rulebook
@@ -130,6 +130,9 @@ class Answer:
     cards: list[dict[str, Any]] = field(default_factory=list)
     concepts: list[str] = field(default_factory=list)
     other_game: str | None = None  # the game the question may be about instead (a link to ask it there)
+    # "words" while the passages' vectors are being computed (rules.vectors), with what to expect.
+    mode: str = "full"
+    notice: str | None = None
 
 
 def _ensure_index() -> None:
@@ -454,6 +457,7 @@ class Found:
     closeness: float | None  # the nearest passage's closeness to the question, as ranked
     asked: float | None = None  # ... and of any passage's question
     other_game: str | None = None  # the other game, when it came almost as near (the player may mean it)
+    dense: bool = True  # the embeddings ranked too (not while the passages' vectors are computed)
 
 
 def search_passages(
@@ -470,6 +474,8 @@ def search_passages(
     books, kinds = books or [], kinds or []
     check_filters(game, books, kinds)
     _ensure_index()
+    if pipeline.dense and not _per_index("vectors_ready", vectors.vectors_ready):
+        pipeline = replace(pipeline, dense=False)
     certain = _game_of(query, game, books)
     cards = cards if cards is not None else named_cards(query)
     embedded = as_embedded(query, cards) if pipeline.names_as_types else query
@@ -523,7 +529,7 @@ def _found(
         # near the question both ways is likelier the answer than one near it one way only.
         cosines = near.ranked(near.blended(pipeline.asked_share if pipeline.asked else 0.0), search.RERANK_DEPTH)
     hits = _ranked(prepared, cosines, pipeline, games=[game], books=books, kinds=kinds, limit=limit)
-    return Found(hits, prepared, game, corrections, closeness, asked)
+    return Found(hits, prepared, game, corrections, closeness, asked, dense=pipeline.dense)
 
 
 # The card types a question names by a name the rules never use ("Valeros" is a character, "the
@@ -592,12 +598,10 @@ def _word_vector(word: str) -> tuple[np.ndarray, int]:
 def gloss_vectors() -> dict[str, tuple[np.ndarray, int]]:
     """Each concept's book words (glosses: its first word in each edition and language) embedded
     as questions, with their token counts."""
-    from .services import cached_encode
-
     concepts = concept_table().concepts.values()
     words = list(dict.fromkeys(words[0] for concept in concepts for words in concept.terms.values() if words))
-    vectors = cached_encode(words, query=True)
-    return {word: (vector, encoder().tokens(word)) for word, vector in zip(words, vectors, strict=True)}
+    embedded = vectors.cached_encode(words, query=True)
+    return {word: (vector, encoder().tokens(word)) for word, vector in zip(words, embedded, strict=True)}
 
 
 def _player_words() -> PlayerWords:
@@ -810,6 +814,7 @@ def ask(question: str, *, game: str | None = None, books: list[str] | None = Non
         cards=[card_summary(card) for card in cards[result.game]],
         concepts=prepared.concepts,
         other_game=result.other_game,
+        **({} if result.dense else {"mode": "words", "notice": vectors.words_only_notice(vectors.progress())}),
     )
 
 

@@ -6,13 +6,10 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
-from django.conf import settings
 from django.db import transaction
 
 from cards.dataformat.fields import slugify
@@ -22,11 +19,10 @@ from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
 
 from .concepts import concept_table
-from .embeddings import DIMENSIONS, MODEL_ID, encoder
+from .embeddings import MODEL_ID
 from .models import Passage, Rulebook
 from .splitting import Passage as SplitPassage
 from .splitting import fold, split_book
-from .vectorcache import VectorCache
 
 RULEBOOKS_DIR = Path(__file__).resolve().parent / "data" / "rulebooks"
 MANIFEST = RULEBOOKS_DIR / "MANIFEST.yaml"
@@ -159,10 +155,16 @@ def _links(passages: list[SplitPassage], anchors: list[str]) -> list[list[dict[s
 
 @transaction.atomic
 def import_rulebook(
-    *, entry: dict[str, Any], text: str, order: int = 0, questions: QuestionFile | None = None
+    *,
+    entry: dict[str, Any],
+    text: str,
+    order: int = 0,
+    questions: QuestionFile | None = None,
+    reindex: bool = True,
 ) -> RulebookImport:
-    """Split a book into passages and store them, replacing the book's previous passages.
-    Importing the same text, entry and questions again changes nothing."""
+    """Split a book into passages and store them, replacing the book's previous passages, without
+    their vectors (rules.vectors computes them after). Importing the same text, entry and
+    questions again changes nothing."""
     validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
     # The digest covers what the passages are made from, the model that embeds them and the
     # splitting's version included.
@@ -200,8 +202,6 @@ def import_rulebook(
     book.passages.all().delete()
     links = _links(split.passages, anchors)
     concepts = concept_table()
-    vectors = _embed(split.passages)
-    question_vectors = _embed_groups(asked, query=True)
     Passage.objects.bulk_create(
         [
             Passage(
@@ -215,14 +215,13 @@ def import_rulebook(
                 text=passage.text,
                 links=passage_links,
                 concepts=concepts.tag(f"{passage.heading} {passage.text}", entry["game"]),
-                embedding=vectors[number],
                 questions=asked[number],
-                question_embedding=question_vectors[number],
             )
             for number, (passage, anchor, passage_links) in enumerate(zip(split.passages, anchors, links, strict=True))
         ]
     )
-    request_rules_reindex()
+    if reindex:
+        request_rules_reindex()
     return RulebookImport(
         book.slug, True, len(split.passages), split.kept_chars, split.dropped_chars, split.duplicate_chars
     )
@@ -241,52 +240,6 @@ def _questions_by_anchor(questions: QuestionFile | None, anchors: list[str], slu
             details={"unknown": unknown},
         )
     return [questions.questions.get(anchor, []) for anchor in anchors]
-
-
-def _embed(passages: list[SplitPassage]) -> list[bytes | None]:
-    """Embeddings of each passage's windows of a few sentences (with its heading): a question
-    is closer to the two sentences that answer it than to a whole section."""
-    return _embed_groups([windows_of(passage) for passage in passages])
-
-
-def _embed_groups(groups: list[list[str]], *, query: bool = False) -> list[bytes | None]:
-    """The vectors of each group of texts as one blob (None for an empty group), embedded in
-    one batch. Questions are embedded as questions (E5's query side), to be compared with a
-    player's question question to question."""
-    flat = [text for group in groups for text in group]
-    vectors = cached_encode(flat, query=query) if flat else np.zeros((0, DIMENSIONS), dtype=np.float32)
-    result: list[bytes | None] = []
-    start = 0
-    for group in groups:
-        result.append(vectors[start : start + len(group)].tobytes() if group else None)
-        start += len(group)
-    return result
-
-
-def cached_encode(texts: list[str], *, query: bool = False) -> np.ndarray:
-    """The texts' vectors, each embedded once ever (as a question or as a passage) and kept in
-    the embedding cache directory: embedding a whole book takes minutes."""
-    side = "query" if query else "passage"
-    embed = encoder().queries if query else encoder().passages
-    return vector_cache(Path(settings.EMBEDDING_CACHE_DIR), side).encode(texts, embed)
-
-
-@cache
-def vector_cache(directory: Path, side: str) -> VectorCache:
-    key = hashlib.sha256(f"{MODEL_ID}\x00{side}".encode()).hexdigest()[:16]
-    return VectorCache(directory / f"{side}-{key}")
-
-
-WINDOW_SENTENCES = 3
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def windows_of(passage: SplitPassage) -> list[str]:
-    heading = " › ".join([*passage.path, passage.heading])
-    sentences = [s for s in _SENTENCE_END.split(passage.text.replace("\n", " ")) if s.strip()]
-    step = max(1, WINDOW_SENTENCES - 1)
-    starts = range(0, max(1, len(sentences) - WINDOW_SENTENCES + 1 + step - 1), step)
-    return [f"{heading}. {' '.join(sentences[i : i + WINDOW_SENTENCES])}" for i in starts] or [heading]
 
 
 def _anchors(passages: list[SplitPassage]) -> list[str]:
@@ -314,7 +267,9 @@ def import_bundled_rulebooks(leave_out: Callable[[str], bool] | None = None) -> 
         if questions is not None and leave_out is not None:
             kept = {anchor: [q for q in asked if not leave_out(q)] for anchor, asked in questions.questions.items()}
             questions = replace(questions, questions=kept)
-        results.append(import_rulebook(entry=entry, text=text, order=order, questions=questions))
+        results.append(import_rulebook(entry=entry, text=text, order=order, questions=questions, reindex=False))
+    if any(result.changed for result in results):
+        request_rules_reindex()  # once for all the books
     return results
 
 

@@ -2,9 +2,15 @@
 
 from celery import shared_task
 
-from . import services
+from . import services, vectors
 
 
 @shared_task
 def rebuild_rules_index() -> int:
     return services.rebuild_rules_index()
+
+
+@shared_task
+def embed_passages() -> str:
+    done = vectors.embed_passages()
+    return "another worker is computing them" if done is None else str(done)

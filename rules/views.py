@@ -12,6 +12,7 @@ from pacg_site.errors import DomainError
 
 from .models import Passage, Rulebook
 from .selectors import ask
+from .vectors import progress, words_only_notice
 
 
 def ask_page(request: HttpRequest) -> HttpResponse:
@@ -19,6 +20,9 @@ def ask_page(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game") or None
     books = [b for b in request.GET.getlist("book") if b]
     context: dict = {"question": question, "game": game or "", "books": Rulebook.objects.all(), "selected": books}
+    vectors = progress()
+    if not vectors.ready:
+        context["notice"] = words_only_notice(vectors)
     status = 200
     if question.strip():
         try:

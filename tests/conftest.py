@@ -13,6 +13,7 @@ from cards.services import BUNDLED_CARD_DATA, import_bundled_cards, rebuild_inde
 from pacg_site import textindex
 from pacg_site.celery import app as celery_app
 from rules.services import import_bundled_rulebooks, rebuild_rules_index
+from rules.vectors import embed_passages
 
 CARD_DATA = BUNDLED_CARD_DATA
 REQUIRE_SERVICES = os.environ.get("PACG_REQUIRE_SERVICES") == "1"
@@ -56,6 +57,7 @@ def django_db_setup(isolated_data_dir, eager_by_default, django_db_setup, django
         load_bundled_cards()
         rebuild_index()
         import_bundled_rulebooks()
+        embed_passages()
         rebuild_rules_index()
 
 
@@ -79,6 +81,7 @@ def bundled_cards(django_db_blocker):  # type: ignore[no-untyped-def]
             load_bundled_cards()
             rebuild_index()
             import_bundled_rulebooks()
+            embed_passages()
             rebuild_rules_index()
 
 

@@ -13,7 +13,7 @@ from rules import question_adapter, search
 from rules.embeddings import DIMENSIONS
 from rules.models import Passage
 from rules.question_adapter import Windows, own_questions, train
-from rules.services import cached_encode
+from rules.vectors import cached_encode
 
 
 def unit(rows: np.ndarray) -> np.ndarray:

@@ -6,6 +6,11 @@ from django.core.management.base import BaseCommand
 from cards.services import import_bundled_cards, rebuild_index
 from pacg_site import textindex
 from rules.services import import_bundled_rulebooks, rebuild_rules_index
+from rules.vectors import embed_passages, progress, reporter
+
+# The passages' vectors take minutes on a new machine (an empty embedding cache) and seconds from
+# the cache: bootstrap spends this long on them and the server computes the rest as it serves.
+VECTOR_SECONDS = 10
 
 
 class Command(BaseCommand):
@@ -31,3 +36,18 @@ class Command(BaseCommand):
             self.stdout.write(f"rulebook {book.slug}: {state}, {book.passages} passages")
         if not textindex.exists("rules"):
             self.stdout.write(f"rules index: {rebuild_rules_index()} passages indexed")
+        self.vectors()
+
+    def vectors(self) -> None:
+        if progress().ready:
+            self.stdout.write(f"rules assistant: full pipeline, {progress()}")
+            return
+        done = embed_passages(seconds=VECTOR_SECONDS, report=reporter(self.stdout.write)) or progress()
+        if done.ready:
+            self.stdout.write("rules assistant: full pipeline")
+        else:
+            self.stdout.write(
+                f"rules assistant: word search until the server has computed the other "
+                f"{done.total - done.embedded:,} passages' vectors in the background (minutes; "
+                "progress on /rules/), or run `python manage.py embed_passages` now"
+            )

@@ -3,6 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from rules.services import MANIFEST, RulebookImportError, import_rulebook, read_manifest, read_questions
+from rules.vectors import embed_passages, reporter
 
 
 class Command(BaseCommand):
@@ -32,3 +33,8 @@ class Command(BaseCommand):
             f"{result.slug}: {state}, {result.passages} passages; kept {result.kept_chars} characters, "
             f"dropped {result.dropped_chars} as noise and {result.duplicate_chars} as repeats"
         )
+        done = embed_passages(report=reporter(self.stdout.write))
+        if done is None:
+            self.stdout.write(
+                "rules vectors: another process is computing them; the assistant uses them once it is done"
+            )

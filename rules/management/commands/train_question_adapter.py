@@ -7,7 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from pacg_site import yamltext
 from rules import question_adapter, search
 from rules.models import Passage
-from rules.services import MANIFEST, RulebookImportError, cached_encode, read_manifest, read_questions
+from rules.services import MANIFEST, RulebookImportError, read_manifest, read_questions
+from rules.vectors import cached_encode
 
 
 class Command(BaseCommand):
