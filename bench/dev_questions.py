@@ -90,8 +90,8 @@ def write(path: Path, additions: dict[str, list[str]]) -> int:
 def main() -> None:
     setup_django()
     from cards.dataformat.text import fold
+    from rules.assistant.understand import books_named, language_of
     from rules.models import EDITIONS
-    from rules.selectors import books_named, language_of
     from rules.services import RULEBOOKS_DIR, _anchors, read_manifest
     from rules.splitting import split_book
 

@@ -36,11 +36,11 @@ def main() -> None:
     setup_django()
 
     from cards.services import import_bundled_cards
-    from rules.embeddings import encoder
+    from rules.assistant.embeddings import encoder
+    from rules.assistant.vectors import embed_passages
     from rules.models import Passage
     from rules.selectors import ask
     from rules.services import import_bundled_rulebooks, rebuild_rules_index
-    from rules.vectors import embed_passages
 
     import_bundled_cards()  # as on the site: a card a question names can settle its game
     import_seconds, _ = timed(lambda: (import_bundled_rulebooks(), embed_passages()))

@@ -41,8 +41,8 @@ def import_rulebooks_without_copies(questions: list[dict]) -> None:  # type: ign
     """The bundled books as the site imports them, less their passages' questions that copy a
     measured question. The site keeps those: they were written from the passages, before the
     questions they resemble, and answer players who ask alike."""
+    from rules.assistant.vectors import embed_passages
     from rules.services import import_bundled_rulebooks
-    from rules.vectors import embed_passages
 
     measured = [words(question["question"]) for question in questions]
     import_bundled_rulebooks(leave_out=lambda asked: copies(asked, measured))
@@ -64,8 +64,8 @@ def rank_of_answer(question: dict, hits: list, passages: dict) -> int | None:  #
 
 
 def evaluate(questions: list[dict], pipeline) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    from rules.assistant.retrieve import confident, search_passages
     from rules.models import Passage
-    from rules.selectors import confident, search_passages
 
     by_book: dict[str, list[int | None]] = defaultdict(list)
     by_kind: dict[str, list[int | None]] = defaultdict(list)
@@ -120,8 +120,8 @@ def import_index_for(questions: list[dict]) -> None:  # type: ignore[type-arg]
 
 def all_pipelines(ablations: bool) -> dict:  # type: ignore[type-arg]
     """The site's pipeline ("full") and, with `ablations`, it without each piece."""
+    from rules.assistant.pipeline import FULL, Pipeline
     from rules.search import BOOSTS
-    from rules.selectors import FULL, Pipeline
 
     pipelines = {"full": FULL}
     if not ablations:

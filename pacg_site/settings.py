@@ -229,7 +229,7 @@ MEDIA_ROOT = DATA_DIR / "uploads"
 
 # Search indexes live in the data dir so each deployment (and each test run) has its own.
 SEARCH_INDEX_DIR = DATA_DIR / "index"
-# Vectors of rulebook text (rules.embeddings) depend only on the text: tests and benchmarks may
+# Vectors of rulebook text (rules.assistant.embeddings) depend only on the text: tests and benchmarks may
 # share one cache across data dirs.
 EMBEDDING_CACHE_DIR = Path(os.environ.get("PACG_EMBEDDING_CACHE") or DATA_DIR / "cache" / "embeddings")
 

@@ -73,7 +73,7 @@ class Passage(models.Model):
     concepts = OrderedJSONField(default=list)
     # Cross-references found in the text: [{"start", "end", "anchor"}] ("see Dying on page 13").
     links = OrderedJSONField(default=list)
-    # Embeddings of the passage's sentence windows (n x 384 float32, rules.embeddings), from import.
+    # Embeddings of the passage's sentence windows (n x 384 float32, rules.assistant.embeddings), from import.
     embedding = models.BinaryField(null=True, editable=False)
     # Questions players ask that the passage answers (the book's questions file, written from the
     # passage): indexed beside its words and embedded, so that a player's wording finds the rule.

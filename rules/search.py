@@ -25,8 +25,8 @@ from wordfreq import zipf_frequency
 
 from pacg_site import textindex
 
-from .bestquestion import BestQuestion
-from .embeddings import DIMENSIONS
+from .assistant.bestquestion import BestQuestion
+from .assistant.embeddings import DIMENSIONS
 
 NAME = "rules"
 COMMON_WORD = 3.0  # Zipf frequency: once per million words of the language
@@ -63,7 +63,7 @@ BOOSTS = {
     "heading": 1.0,
     "body": 1.0,
     "asked": 3.0,  # the questions a passage answers (dev and probe: 2 to 5 within a question or two, 3 best)
-    # ... and its best-matching question alone (rules.bestquestion), beside them all as one field:
+    # ... and its best-matching question alone (rules.assistant.bestquestion), beside them all as one field:
     # the 14 dev sets (2,056 questions), in the top five 1,994 -> 1,995 / 1,998 / 2,000 / 2,003 at
     # 0.5 / 1 / 1.5 / 2, MRR@10 0.896 -> 0.900 at 2; 3 and 4 lower at rank 1 (eval README).
     "best_question": 2.0,
@@ -136,7 +136,7 @@ class Question:
     books: frozenset[str] = frozenset()  # books the question names ("in wrath ...")
     glosses: tuple[str, ...] = ()  # the book's words for players' words, blended into its embedding
     newest: tuple[str, ...] = ()  # the newest edition's words for older ones, blended in to rank
-    learned: tuple[str, ...] = ()  # the book's words for players' words (rules.playerwords), likewise
+    learned: tuple[str, ...] = ()  # the book's words for players' words (rules.assistant.playerwords), likewise
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,17 @@ import yaml
 from django.db import transaction
 
 from cards.dataformat.fields import slugify
+from cards.dataformat.text import fold
 from cards.vocabulary import EDITIONS, GAMES
 from pacg_site import yamltext
 from pacg_site.celery import enqueue
 from pacg_site.errors import DomainError
 
+from .assistant.embeddings import MODEL_ID
 from .concepts import concept_table
-from .embeddings import MODEL_ID
 from .models import Passage, Rulebook
 from .splitting import Passage as SplitPassage
-from .splitting import fold, split_book
+from .splitting import split_book
 
 RULEBOOKS_DIR = Path(__file__).resolve().parent / "data" / "rulebooks"
 MANIFEST = RULEBOOKS_DIR / "MANIFEST.yaml"
@@ -163,7 +164,7 @@ def import_rulebook(
     reindex: bool = True,
 ) -> RulebookImport:
     """Split a book into passages and store them, replacing the book's previous passages, without
-    their vectors (rules.vectors computes them after). Importing the same text, entry and
+    their vectors (rules.assistant.vectors computes them after). Importing the same text, entry and
     questions again changes nothing."""
     validate_entry(entry, where=f"manifest entry {entry.get('slug')!r}")
     # The digest covers what the passages are made from, the model that embeds them and the

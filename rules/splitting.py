@@ -15,8 +15,9 @@ Repeated text (the WotR file repeats fragments of its first half) is indexed onc
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
+
+from cards.dataformat.text import fold
 
 SIDEBARS = {
     "rules": "rules",
@@ -125,10 +126,6 @@ def _parts(text: str) -> list[str]:
         else:
             parts.append(current)
     return parts
-
-
-def fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
 def _normal(text: str) -> str:

@@ -2,7 +2,8 @@
 
 from celery import shared_task
 
-from . import services, vectors
+from . import services
+from .assistant import vectors
 
 
 @shared_task

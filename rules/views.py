@@ -10,9 +10,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from pacg_site.errors import DomainError
 
+from .assistant.vectors import progress, words_only_notice
 from .models import Passage, Rulebook
 from .selectors import ask
-from .vectors import progress, words_only_notice
 
 
 def ask_page(request: HttpRequest) -> HttpResponse:

@@ -12,8 +12,8 @@ from cards.models import Card
 from cards.services import BUNDLED_CARD_DATA, import_bundled_cards, rebuild_index
 from pacg_site import textindex
 from pacg_site.celery import app as celery_app
+from rules.assistant.vectors import embed_passages
 from rules.services import import_bundled_rulebooks, rebuild_rules_index
-from rules.vectors import embed_passages
 
 CARD_DATA = BUNDLED_CARD_DATA
 REQUIRE_SERVICES = os.environ.get("PACG_REQUIRE_SERVICES") == "1"

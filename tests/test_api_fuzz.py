@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from rest_framework.authtoken.models import Token
 
+from rules.assistant.warmup import warm_up
 from rules.models import Passage
-from rules.warmup import warm_up
 
 from .factories import UserFactory
 

@@ -10,22 +10,15 @@ from the development sets' top five and 89 from rank 1; tests/rules/eval/README.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from ..words import index_words
+
 K1, B = 1.2, 0.75  # Whoosh's BM25F defaults, as the index scores its fields
-# Whoosh's default tokenizer's words, lowercased, then stemmed a distinct word at a time: the
-# words the index's analyzers read (tests/rules/test_bestquestion.py), in a quarter of their time.
-_TOKEN = re.compile(r"[\w\*]+(?:\.?[\w\*]+)*")
-
 Stem = Callable[[str, str], str | None]
-
-
-def tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
 
 
 class BestQuestion:
@@ -34,7 +27,7 @@ class BestQuestion:
         questions = list(questions)
         self.passages = len(questions)
         self.owner = np.repeat(np.arange(len(questions)), [len(asked) for asked in questions])
-        texts = [tokens(text) for asked in questions for text in asked]
+        texts = [index_words(text) for asked in questions for text in asked]
         self.postings = {language: self._postings(texts, language, stem) for language in languages}
 
     @staticmethod

@@ -14,11 +14,12 @@ first question (1.6 s here; a serving process's warm-up asks it).
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from ..words import spoken_words
 
 # A player's word: in the questions of this many passages or more, in the text of at most this many.
 MIN_PASSAGES = 2
@@ -30,19 +31,6 @@ MAX_IN_BOOKS = 1
 MIN_SHARE = 0.6
 MIN_LIFT = 4.0
 PER_WORD = 2  # the best book words kept per player's word (4: one answer down, none more up)
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
-
-
-def _words(text: str) -> list[str]:
-    """The text's words, a possessive read as its word and a contraction ("isn't", "we're") left
-    out: read apart, its halves "isn" and "re" were learned as book words."""
-    found = []
-    for word in _WORD.findall(text.lower()):
-        if word.endswith(("'s", "’s")):
-            word = word[:-2]
-        if "'" not in word and "’" not in word:
-            found.append(word)
-    return found
 
 
 @dataclass(frozen=True)
@@ -72,14 +60,14 @@ class PlayerWords:
         self.table: dict[tuple[str, str], dict[str, list[Target]]] = {}
 
         def stems(text: str, language: str) -> list[str]:
-            return [found for word in _words(text) if (found := stem(word, language))]
+            return [found for word in spoken_words(text) if (found := stem(word, language))]
 
         # game -> its passages, each with the (language, stem) of its text's words
         by_game: dict[str, list[tuple[Passage, set[tuple[str, str]]]]] = defaultdict(list)
         spelled: Counter[tuple[str, str, str]] = Counter()  # (language, stem, word) in the books
         for passage in passages:
             text: set[tuple[str, str]] = set()
-            for word in _words(passage.text):
+            for word in spoken_words(passage.text):
                 if found := stem(word, passage.language):
                     spelled[passage.language, found, word] += 1
                     text.add((passage.language, found))

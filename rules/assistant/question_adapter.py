@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..search import Vectors
 from .embeddings import DIMENSIONS
-from .search import Vectors
 
-ADAPTER = Path(__file__).resolve().parent / "data" / "question_adapter.npy"
+ADAPTER = Path(__file__).resolve().parent.parent / "data" / "question_adapter.npy"
 SHARE = 0.5
 TAU = 0.05
 EPOCHS = 20

@@ -30,9 +30,9 @@ from django.db.models import Count, Q
 
 from pacg_site.celery import enqueue
 
+from ..models import Passage
+from ..services import request_rules_reindex
 from .embeddings import DIMENSIONS, MODEL_ID, encoder
-from .models import Passage
-from .services import request_rules_reindex
 from .vectorcache import VectorCache
 
 logger = logging.getLogger(__name__)

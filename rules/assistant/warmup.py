@@ -13,7 +13,7 @@ import threading
 
 from django.db import DatabaseError, connection
 
-from .selectors import ask
+from .answer import ask
 
 logger = logging.getLogger(__name__)
 

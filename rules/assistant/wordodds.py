@@ -6,21 +6,14 @@ or "hourglass" to PACG, "turn" or "damage" hardly either way."""
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from cards.dataformat.text import fold
-
-_WORD = re.compile(r"[^\W\d_]+")
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(fold(text))
+from ..words import letter_words
 
 
 class WordOdds:
-    def __init__(self, texts: Iterable[tuple[str, str]], terms: Callable[[str], list[str]] = words):
+    def __init__(self, texts: Iterable[tuple[str, str]], terms: Callable[[str], list[str]] = letter_words):
         """`texts`: (game, text) pairs, the games' whole vocabulary; `terms` reads a text's words
         (or its terms: a phrase can count as one)."""
         self.terms = terms

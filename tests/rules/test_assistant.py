@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from rules.models import Passage
-from rules.search import Hit
-from rules.selectors import (
-    FULL,
-    Pipeline,
-    _rerank,
+from rules.assistant.answer import ask
+from rules.assistant.pipeline import FULL, Pipeline
+from rules.assistant.rank import _rerank
+from rules.assistant.retrieve import search_passages
+from rules.assistant.understand import (
     as_embedded,
-    ask,
     language_of,
     named_cards,
     prepare,
-    search_passages,
 )
+from rules.models import Passage
+from rules.search import Hit
 
 pytestmark = pytest.mark.django_db
 

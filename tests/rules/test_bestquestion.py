@@ -1,4 +1,4 @@
-"""A passage's best-matching question, by its words (rules.bestquestion)."""
+"""A passage's best-matching question, by its words (rules.assistant.bestquestion)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 from rules import search
-from rules.bestquestion import BestQuestion, tokens
+from rules.assistant.bestquestion import BestQuestion
+from rules.words import index_words
 
 BOOKS_QUESTIONS = Path(__file__).resolve().parents[2] / "rules" / "data" / "rulebooks" / "questions"
 
@@ -55,5 +56,5 @@ def test_its_words_are_the_indexs_words(language):
     for path in sorted(BOOKS_QUESTIONS.glob("*.yaml")):
         for questions in yaml.safe_load(path.read_text(encoding="utf-8")).values():
             for question in questions:
-                words = [word for token in tokens(question) if (word := search.stem(token, language)) is not None]
+                words = [word for token in index_words(question) if (word := search.stem(token, language)) is not None]
                 assert words == search.analyze(question, language), question

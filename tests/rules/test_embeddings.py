@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.embeddings import DIMENSIONS, encoder
+from rules.assistant.embeddings import DIMENSIONS, encoder
 
 DYING = "If you are ever required to remove cards from your deck and you don't have enough, your character dies."
 HEALING = "When a power heals you, shuffle random cards from your discards into your deck."
@@ -47,7 +47,7 @@ def test_a_question_with_the_books_word_blended_in_is_near_the_two_embedded_toge
     """The book's word for a player's word ("slip past" -> evade) is blended into the question's
     vector instead of re-embedding "question (evade)" for each game: the two must stay near,
     and the blend must move the question toward the rule that uses the book's word."""
-    from rules.selectors import question_vector
+    from rules.assistant.retrieve import question_vector
 
     question = "what happens to a monster I slip past"
     blended = question_vector(question, ("evade",), {})

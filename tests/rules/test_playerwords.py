@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rules import search
-from rules.playerwords import Passage, PlayerWords, Target
-from rules.selectors import FULL, Pipeline, _per_index, _player_words, prepare
+from rules.assistant.pipeline import FULL, Pipeline, per_index
+from rules.assistant.playerwords import Passage, PlayerWords, Target
+from rules.assistant.understand import _player_words, prepare
 
 
 def stems(text: str, language: str) -> list[str]:
@@ -62,7 +63,7 @@ def test_a_game_learns_from_its_own_books_only():
 
 @pytest.mark.django_db
 def test_the_bundled_books_questions_teach_the_players_words():
-    learned = _per_index("player_words", _player_words)
+    learned = per_index("player_words", _player_words)
 
     def book_words(word: str, game: str, language: str) -> list[str]:
         return [target.word for target in learned.book_words([search.stem(word, language)], game, language)]

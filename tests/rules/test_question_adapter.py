@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 from django.core.management import CommandError, call_command
 
-from rules import question_adapter, search
-from rules.embeddings import DIMENSIONS
+from rules import search
+from rules.assistant import question_adapter
+from rules.assistant.embeddings import DIMENSIONS
+from rules.assistant.question_adapter import Windows, own_questions, train
+from rules.assistant.vectors import cached_encode
 from rules.models import Passage
-from rules.question_adapter import Windows, own_questions, train
-from rules.vectors import cached_encode
 
 
 def unit(rows: np.ndarray) -> np.ndarray:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 import yaml
 
-from rules.embeddings import encoder
-from rules.question_encoder import QuestionEncoder
+from rules.assistant.embeddings import encoder
+from rules.assistant.question_encoder import QuestionEncoder
 
 EVAL = Path(__file__).parent / "eval"
 

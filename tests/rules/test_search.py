@@ -12,7 +12,7 @@ from whoosh import query as wq
 
 from pacg_site import textindex
 from rules import search
-from rules.selectors import prepare
+from rules.assistant.understand import prepare
 
 pytestmark = pytest.mark.django_db
 QUESTIONS = yaml.safe_load((Path(__file__).parent / "eval" / "questions.yaml").read_text(encoding="utf-8"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.embeddings import DIMENSIONS, encoder
-from rules.vectorcache import VectorCache
+from rules.assistant.embeddings import DIMENSIONS, encoder
+from rules.assistant.vectorcache import VectorCache
 
 DYING = "If you are ever required to remove cards from your deck and you don't have enough, your character dies."
 HEALING = "When a power heals you, shuffle random cards from your discards into your deck."

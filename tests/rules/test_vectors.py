@@ -1,5 +1,5 @@
 """A new site answers rules questions by word search at once, says so, and switches to the full
-pipeline once the passages' vectors are in (rules.vectors, bootstrap, pacg_site.wsgi)."""
+pipeline once the passages' vectors are in (rules.assistant.vectors, bootstrap, pacg_site.wsgi)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from pacg_site import textindex
 from pacg_site.management.commands import bootstrap
-from rules import vectors
+from rules.assistant import vectors
 from rules.models import Passage
 from rules.selectors import ask
 

@@ -1,4 +1,4 @@
-"""A serving process warms the rules assistant up as it starts (rules.warmup, pacg_site.wsgi)."""
+"""A serving process warms the rules assistant up as it starts (rules.assistant.warmup, pacg_site.wsgi)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from pacg_site import textindex
 from rules import search
+from rules.assistant.warmup import warm_up, warm_up_in_background
 from rules.selectors import ask
-from rules.warmup import warm_up, warm_up_in_background
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from rules.wordodds import WordOdds
+from rules.assistant.wordodds import WordOdds
 
 ODDS = WordOdds(
     [

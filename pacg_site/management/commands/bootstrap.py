@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand
 
 from cards.services import import_bundled_cards, rebuild_index
 from pacg_site import textindex
+from rules.assistant.vectors import embed_passages, progress, reporter
 from rules.services import import_bundled_rulebooks, rebuild_rules_index
-from rules.vectors import embed_passages, progress, reporter
 
 # The passages' vectors take minutes on a new machine (an empty embedding cache) and seconds from
 # the cache: bootstrap spends this long on them and the server computes the rest as it serves.

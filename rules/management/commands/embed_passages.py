@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from rules.vectors import embed_passages, progress, reporter
+from rules.assistant.vectors import embed_passages, progress, reporter
 
 
 class Command(BaseCommand):

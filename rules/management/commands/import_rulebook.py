@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from rules.assistant.vectors import embed_passages, reporter
 from rules.services import MANIFEST, RulebookImportError, import_rulebook, read_manifest, read_questions
-from rules.vectors import embed_passages, reporter
 
 
 class Command(BaseCommand):

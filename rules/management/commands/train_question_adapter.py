@@ -5,15 +5,16 @@ import yaml
 from django.core.management.base import BaseCommand, CommandError
 
 from pacg_site import yamltext
-from rules import question_adapter, search
+from rules import search
+from rules.assistant import question_adapter
+from rules.assistant.vectors import cached_encode
 from rules.models import Passage
 from rules.services import MANIFEST, RulebookImportError, read_manifest, read_questions
-from rules.vectors import cached_encode
 
 
 class Command(BaseCommand):
     help = (
-        "Train the map that brings questions nearer their passages' windows (rules.question_adapter) on the "
+        "Train the map that brings questions nearer their passages' windows (rules.assistant.question_adapter) on the "
         "imported books' own questions (not the development sets'), and write it."
     )
 
