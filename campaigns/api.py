@@ -430,6 +430,6 @@ class ImportAPI(APIView):
     )
     def post(self, request: Request) -> Response:
         """Create a party from an export; nothing is stored unless its whole log keeps the rules."""
-        _valid(schemas.PartyDocument(data=request.data))
-        party = import_party(document=request.data, by=request.user)
+        document = _valid(schemas.PartyDocument(data=request.data))
+        party = import_party(document=document, by=request.user)
         return Response(party_body(party), status=status.HTTP_201_CREATED)
