@@ -71,7 +71,8 @@ def search_passages(
     )
     lean = leaning(aventuria, pacg, prior)
     chosen, other = (aventuria, pacg) if lean > 0 else (pacg, aventuria)
-    if abs(lean) < GAME_DOUBT and confident(other):
+    # The doubt is a nearness: word scores alone (no vectors yet) can't say the games came as near.
+    if pipeline.dense and abs(lean) < GAME_DOUBT and confident(other):
         return replace(chosen, other_game=other.game)
     return chosen
 

@@ -34,6 +34,8 @@ def test_the_dashboard_shows_characters_scenarios_with_modes_and_the_vault(clien
     client.force_login(owner)
     page = client.get(reverse("campaigns:party", args=[party.pk])).content.decode()
     assert "Amiri" in page and "Rumble Road" in page and "<td>H</td>" in page and "Vault" in page
+    listed = page.split('id="vault"')[1].split("</ul>")[0].count("<li>")
+    assert listed > 0 and f"{listed} kinds of card" in page  # it said "0 kinds" above a full list
 
 
 def test_party_pages_are_404_to_other_users_and_anonymous(client, played):

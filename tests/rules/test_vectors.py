@@ -39,6 +39,7 @@ def test_without_vectors_the_assistant_answers_by_words_and_says_how_far_they_ar
     answer = ask(QUESTION)
     assert answer.found and answer.mode == "words"
     assert answer.results[0]["heading"] == new_site.results[0]["heading"] == "Suffering Damage"
+    assert answer.other_game is None  # word scores alone can't tell that both games came as near
     total = Passage.objects.count()
     assert f"0 of {total} passages have their vectors (0%)" in answer.notice
     assert "manage.py embed_passages" in answer.notice  # nothing computes them in this test
