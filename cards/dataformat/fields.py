@@ -156,7 +156,8 @@ def pacg_skills(value: Any) -> list[dict[str, Any]]:
         else:
             match = re.fullmatch(r"([^\W\d_][\w ]*?)\s*([+-]\s*\d+)?", body.strip())
             if not match:
-                raise FieldError(f"{skill}: cannot read {raw!r}")
+                example = "a die ('d8') or a base skill ('Intelligence +2')"
+                raise FieldError(f"{skill}: cannot read {raw!r}: write {example}")
             entry["base"] = _skill_name(match.group(1))
             entry["modifier"] = int((match.group(2) or "0").replace(" ", ""))
         if feats:

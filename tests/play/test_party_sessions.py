@@ -5,6 +5,7 @@ database lacks are entered once), and the result goes back into the party's log.
 from __future__ import annotations
 
 import random
+from html import unescape
 from typing import Any
 
 import pytest
@@ -238,6 +239,20 @@ def test_the_lobby_asks_for_the_missing_facts_then_opens_the_table(alice, party,
     asked = client.post(reverse("play:lobby"), {"party": str(party), "scenario": "sandbox.the-patrol"})
     assert asked.status_code == 200 and b"what the card database does not know" in asked.content
     characters = ids(party)
+    unread = client.post(
+        reverse("play:lobby"),
+        {
+            "party": str(party),
+            "scenario": "sandbox.the-patrol",
+            f"facts-{characters['amiri']}-skills": "Strength d12, Melee +2",  # as a player may type it
+            f"facts-{characters['amiri']}-favored": "weapon",
+            f"facts-{characters['sajan']}-skills": "Dexterity d8",
+        },
+    )
+    assert "Melee: cannot read '+2': write a die ('d8') or a base skill ('Intelligence +2')" in unescape(
+        unread.content.decode()
+    )
+    assert not GameSession.objects.exists()
     answered = client.post(
         reverse("play:lobby"),
         {
