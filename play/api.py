@@ -22,8 +22,9 @@ from pacg_site.api import (
 )
 
 from . import engine, schemas
+from .games import engine_for
 from .selectors import odds, players_of, session_for, sessions_for, viewer
-from .services import SCENARIOS, EngineRefusal, act, scenario_choices, session_create, session_finish
+from .services import COMBATS, SCENARIOS, EngineRefusal, act, scenario_choices, session_create, session_finish
 
 # The session's endpoints are AllowAny: session_for answers 404 to anyone who is not a player,
 # logged in or not, so they never answer 403 for want of a log-in.
@@ -47,8 +48,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 class SessionInput(StrictSerializer):
+    game = serializers.ChoiceField(choices=["pacg", "aventuria"], default="pacg")
     scenario = serializers.ChoiceField(
-        choices=list(SCENARIOS), help_text="a starter scenario, or with a party a scenario card of the database"
+        choices=list(SCENARIOS),
+        help_text="a starter scenario, or with a party a scenario card of the database; for Aventuria, a combat",
     )
     ruleset = serializers.ChoiceField(choices=schemas.RULESETS, default="core-2019")
     party = serializers.IntegerField(required=False, help_text="play the party's characters with their decks")
@@ -74,7 +77,7 @@ class SessionInput(StrictSerializer):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         # The database's scenarios change with the card data: read them per request.
-        self.fields["scenario"].choices = list(scenario_choices())
+        self.fields["scenario"].choices = [*scenario_choices(), *COMBATS]
 
 
 class ActionInput(StrictSerializer):
@@ -143,7 +146,7 @@ class SessionAPI(APIView):
     @documented(
         "play_sessions_get",
         "The game as you see it",
-        schemas.SessionView,
+        schemas.game_view(),
         errors=PLAYERS_ONLY,
         parameters=[IF_NONE_MATCH, ETAG],
         also={304: OpenApiResponse(description="Not modified: If-None-Match is the current ETag. No body.")},
@@ -156,7 +159,10 @@ class SessionAPI(APIView):
         etag = f'"{session.pk}-{session.version}-{session.logged_seq or 0}-{"+".join(players)}"'
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        return Response(engine.view(session.state, players) | {"session": summary(session)}, headers={"ETag": etag})
+        return Response(
+            engine_for(session.state).view(session.state, players) | {"session": summary(session)},
+            headers={"ETag": etag},
+        )
 
 
 class FinishAPI(APIView):
@@ -195,9 +201,14 @@ class PendingAPI(APIView):
         """The decision waiting: who may answer, the legal options, and for a check the dice pool
         and the exact odds so far."""
         session = session_for(request.user, session_id)
-        shown = engine.view(session.state, players_of(session, request.user))
+        shown = engine_for(session.state).view(session.state, players_of(session, request.user))
         return Response(
-            {"version": session.version, "status": session.status, "pending": shown["pending"], "check": shown["check"]}
+            {
+                "version": session.version,
+                "status": session.status,
+                "pending": shown["pending"],
+                "check": shown.get("check"),
+            }
         )
 
 
@@ -257,7 +268,7 @@ class PreviewAPI(APIView):
             # The engine refuses an action based on another version (and ignores the key otherwise).
             action = action | {"version": serializer.validated_data["version"]}
         try:
-            result = engine.preview(session.state, viewer(session, request.user, action), action)
+            result = engine_for(session.state).preview(session.state, viewer(session, request.user, action), action)
         except engine.EngineError as error:
             raise EngineRefusal(error) from error
         return Response(result | {"version": session.version})
@@ -298,8 +309,8 @@ class EventsAPI(APIView):
                         "action": a.action,
                         "label": a.label,
                         "version": a.version,
-                        "events": engine.public_events(a.events),
-                        "report": engine.report(session.state, a.events, people),
+                        "events": engine_for(session.state).public_events(a.events),
+                        "report": engine_for(session.state).report(session.state, a.events, people),
                     }
                     for a in actions
                 ],

@@ -21,8 +21,10 @@ ACTION_HELP = "an answer as the engine takes it: {type, ...}; its other keys dep
 
 class Session(serializers.Serializer):
     id = serializers.UUIDField()
-    scenario = serializers.CharField(help_text="a starter scenario's id or a scenario card's id")
-    ruleset = serializers.ChoiceField(choices=RULESETS)
+    scenario = serializers.CharField(
+        help_text="a starter scenario's id, a scenario card's id, or an Aventuria combat's"
+    )
+    ruleset = serializers.ChoiceField(choices=[*RULESETS, "aventuria"])
     status = serializers.ChoiceField(choices=STATUSES)
     version = serializers.IntegerField(
         help_text="the number of actions applied; an action names the one it is based on"
@@ -259,6 +261,42 @@ class Decision(serializers.Serializer):
     rule = serializers.CharField(required=False, help_text="the rule that asks it")
 
 
+class TestOdds(serializers.Serializer):
+    """An Aventuria test: a D20 rolled under the value, a 1 always succeeds, a 20 always fails."""
+
+    value = serializers.IntegerField(allow_null=True, help_text='the game value; null: "—", failed unrolled')
+    success = serializers.CharField(help_text="exact, criticals included: 3/5")
+    success_float = serializers.FloatField()
+    critical_success = serializers.CharField()
+    critical_failure = serializers.CharField()
+
+
+class CombatOption(serializers.Serializer):
+    action = serializers.DictField(help_text="send it back as `action` to choose this option")
+    label = serializers.CharField()
+    player = serializers.CharField(help_text="the engine player who may choose it")
+    odds = TestOdds(required=False, help_text="an attack: the odds of its attack test")
+
+
+class CombatSelection(serializers.Serializer):
+    type = serializers.CharField(help_text="the action's type: fox_hand or endurance")
+    count = serializers.IntegerField(help_text="at most this many")
+    cards = serializers.ListField(child=serializers.CharField(), help_text="card ids to choose from")
+
+
+class CombatDecision(serializers.Serializer):
+    """An Aventuria decision you may answer."""
+
+    kind = serializers.ChoiceField(choices=["fox_hand", "endurance", "turn", "reroll", "armor"])
+    hero = serializers.CharField(help_text="the hero who decides (an id)")
+    players = serializers.ListField(child=serializers.CharField(), help_text="the engine players who may answer")
+    prompt = serializers.CharField()
+    options = CombatOption(many=True)
+    version = serializers.IntegerField()
+    select = CombatSelection(required=False, help_text="or answer {type, cards: [up to count of these]}")
+    test = TestOdds(required=False, help_text="a test that may be rerolled")
+
+
 class Waiting(serializers.Serializer):
     """A decision that is someone else's."""
 
@@ -270,7 +308,7 @@ class Waiting(serializers.Serializer):
 def pending_field(help_text: str = "the decision the game waits for; null once the scenario is over") -> Any:
     return PolymorphicProxySerializer(
         component_name="Pending",
-        serializers=[Decision, Waiting],
+        serializers=[Decision, CombatDecision, Waiting],
         resource_type_field_name=None,
         many=False,
         allow_null=True,
@@ -316,11 +354,83 @@ class SessionView(serializers.Serializer):
     session = Session()
 
 
+class CombatCard(serializers.Serializer):
+    card = serializers.CharField()
+    name = serializers.CharField()
+
+
+class InPlay(CombatCard):
+    exhausted = serializers.BooleanField()
+
+
+class Endurance(serializers.Serializer):
+    ready = serializers.IntegerField()
+    exhausted = serializers.IntegerField()
+
+
+class CombatHandField(serializers.JSONField):
+    """Your hero's hand (its cards), or the number of cards in another hero's."""
+
+
+class CombatHero(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    player = serializers.CharField()
+    attributes = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), help_text="close_combat, ranged_combat, magic, dodge"
+    )
+    life = serializers.IntegerField()
+    fate = serializers.IntegerField()
+    unconscious = serializers.BooleanField()
+    endurance = Endurance()
+    in_play = InPlay(many=True)
+    deck = serializers.IntegerField(help_text="cards left in the draw pile")
+    discard = serializers.ListField(child=serializers.CharField())
+    hand = CombatHandField()
+
+
+class CombatOpponent(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["leader", "henchman"])
+    life = serializers.IntegerField()
+    max_life = serializers.IntegerField()
+    dodge = serializers.IntegerField(allow_null=True, help_text='null: "—", never dodges')
+    armor = serializers.IntegerField()
+    actions = serializers.IntegerField()
+
+
+class CombatView(serializers.Serializer):
+    """An Aventuria combat as you may see it: never a deck's order, another player's hand or the seed."""
+
+    game = serializers.ChoiceField(choices=["aventuria"])
+    title = serializers.CharField()
+    status = serializers.ChoiceField(choices=STATUSES)
+    version = serializers.IntegerField()
+    round = serializers.IntegerField()
+    time_counters = serializers.IntegerField()
+    fate_pool = serializers.IntegerField(help_text="fate points left on the adventure plan")
+    starting_hero = serializers.CharField()
+    heroes = CombatHero(many=True)
+    opponents = CombatOpponent(many=True)
+    henchmen_left = serializers.IntegerField()
+    you = serializers.ListField(child=serializers.CharField(), help_text="the heroes you play")
+    pending = pending_field()
+    log = serializers.ListField(child=serializers.DictField(), help_text="the latest 30 entries")
+    session = Session()
+
+
+def game_view() -> Any:
+    return PolymorphicProxySerializer(
+        component_name="GameView", serializers=[SessionView, CombatView], resource_type_field_name=None, many=False
+    )
+
+
 class PendingView(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=STATUSES)
     pending = pending_field()
-    check = CheckSummary(allow_null=True)
+    check = CheckSummary(allow_null=True, help_text="PACG: the check under way; null in Aventuria")
 
 
 class ActionResult(serializers.Serializer):

@@ -53,7 +53,7 @@ def viewer(session: GameSession, user: User, action: dict[str, Any] | None = Non
         for entry in pending.get("options", []):
             if entry["player"] in mine and entry["action"] == wanted:
                 return str(entry["player"])
-        sheet = session.state["characters"].get(action.get("character") or "")
+        sheet = session.state.get("characters", {}).get(action.get("character") or "")
         if sheet is not None and sheet["player"] in mine:
             return str(sheet["player"])
     waiting = pending.get("players", [])

@@ -25,11 +25,15 @@ from .definitions import (
     scenario_data,
     with_feats,
 )
+from .engine import aventuria
+from .engine.aventuria.starter import HEROES as STARTER_HEROES
+from .engine.aventuria.starter import starter_setup
 from .engine.cards import BOON_TYPES
 from .engine.errors import SetupError
 from .engine.sandbox import CHARACTERS as SANDBOX_CHARACTERS
 from .engine.sandbox import sandbox_deck, sandbox_definitions, sandbox_setup
 from .engine.setup import location_list
+from .games import engine_for
 from .models import GameSession, SessionAction, SessionPlayer
 from .selectors import viewer
 
@@ -37,6 +41,8 @@ SCENARIOS = {
     "sandbox.the-warlock": "The Warlock (homebrew starter scenario)",
     "sandbox.the-patrol": "The Patrol (homebrew; close every location, no villain)",
 }
+# Aventuria combats: the rulebook gives no hero's or opponent's full values, so the playable one is ours.
+COMBATS = {"aventuria.kobold-warren": "The Kobold Warren (homebrew Aventuria combat)"}
 # Core rulebook, Play It Your Way: "Normal mode uses medium-sized locations (typically 9 cards plus
 # any story banes) ... small locations (typically 3 fewer cards) ... large locations (typically 3
 # more cards)": the number of cards players choose for a location card without a deck list.
@@ -96,6 +102,7 @@ def session_create(
     *,
     by: UserModel,
     scenario: str,
+    game: str = "pacg",
     ruleset: str = "core-2019",
     characters: list[str] | None = None,
     players: list[str] | None = None,
@@ -116,6 +123,8 @@ def session_create(
     its villains and henchmen; where the data lacks them, `locations` are the location cards the
     players set out and `location_decks` ({location uid: [vault card uids]}) the cards they chose
     for each location without a deck list. Refusals say what to choose from."""
+    if game == "aventuria" or scenario in COMBATS:
+        return _combat_create(by=by, game=game, scenario=scenario, characters=characters, players=players, party=party)
     if scenario not in SCENARIOS:
         if party is None:
             raise DomainError(
@@ -182,22 +191,74 @@ def session_create(
     return session
 
 
-def _ad_hoc_seats(by: UserModel, characters: list[str] | None, players: list[str] | None) -> list[Seat]:
-    characters = characters or list(SANDBOX_CHARACTERS[:2])
-    unknown = [c for c in characters if c not in SANDBOX_CHARACTERS]
-    if unknown or not 1 <= len(characters) <= len(SANDBOX_CHARACTERS) or len(set(characters)) != len(characters):
+def _combat_create(
+    *,
+    by: UserModel,
+    game: str,
+    scenario: str,
+    characters: list[str] | None,
+    players: list[str] | None,
+    party: int | None,
+) -> GameSession:
+    """An Aventuria combat, ad hoc: the homebrew starter's heroes (default: the first two), each
+    played by a named user (default: the creator)."""
+    if game != "aventuria" or scenario not in COMBATS:
         raise DomainError(
-            f"choose 1 to {len(SANDBOX_CHARACTERS)} different characters of {', '.join(SANDBOX_CHARACTERS)}",
-            details={"characters": characters},
+            f"an Aventuria session plays {', '.join(COMBATS.values())}; a PACG scenario is played with game pacg",
+            details={"game": game, "scenario": scenario},
         )
-    usernames = players or [by.get_username()] * len(characters)
-    if len(usernames) != len(characters):
-        raise DomainError("name one player per character", details={"players": usernames})
+    if party is not None:
+        raise DomainError(
+            "the card database lacks the combat values of an Aventuria party's heroes: play the homebrew "
+            "combat without a party",
+            details={"party": party},
+        )
+    heroes = characters or [hero["id"] for hero in STARTER_HEROES[:2]]
+    users = _players(by, heroes, [hero["id"] for hero in STARTER_HEROES], players, what="heroes")
+    setup = starter_setup(heroes=heroes, players=[f"player{n}" for n in range(1, len(heroes) + 1)])
+    try:
+        state = aventuria.new_combat(setup)
+    except engine.EngineError as error:
+        raise EngineRefusal(error) from error
+    session = GameSession.objects.create(
+        created_by=by,
+        scenario=scenario,
+        ruleset="aventuria",
+        setup=setup,
+        initial_state=state,
+        state=state,
+        version=state["version"],
+        status=state["status"],
+    )
+    SessionPlayer.objects.bulk_create(
+        [SessionPlayer(session=session, user=user, player=f"player{n}") for n, user in enumerate(users, start=1)]
+    )
+    return session
+
+
+def _players(
+    by: UserModel, chosen: list[str], known: list[str], players: list[str] | None, what: str = "characters"
+) -> list[UserModel]:
+    """The users who play the chosen characters (default: the creator plays them all)."""
+    unknown = [c for c in chosen if c not in known]
+    if unknown or not 1 <= len(chosen) <= len(known) or len(set(chosen)) != len(chosen):
+        raise DomainError(
+            f"choose 1 to {len(known)} different {what} of {', '.join(known)}", details={"characters": chosen}
+        )
+    usernames = players or [by.get_username()] * len(chosen)
+    if len(usernames) != len(chosen):
+        raise DomainError(f"name one player per {what.removesuffix('s')}", details={"players": usernames})
     users = {u.username: u for u in UserModel.objects.filter(username__in=set(usernames))}
     missing = sorted(set(usernames) - set(users))
     if missing:
         raise DomainError(f"no user is called {missing[0]!r}", details={"players": missing})
-    return [Seat(card, sandbox_deck(card), users[name]) for card, name in zip(characters, usernames, strict=True)]
+    return [users[name] for name in usernames]
+
+
+def _ad_hoc_seats(by: UserModel, characters: list[str] | None, players: list[str] | None) -> list[Seat]:
+    characters = characters or list(SANDBOX_CHARACTERS[:2])
+    users = _players(by, characters, list(SANDBOX_CHARACTERS), players)
+    return [Seat(card, sandbox_deck(card), user) for card, user in zip(characters, users, strict=True)]
 
 
 def _party_table(party: Party, characters: list[str] | None, facts: dict[str, Any]) -> Table:
@@ -488,8 +549,9 @@ def act(
             details={"version": session.version},
         )
     player = viewer(session, by, action)
+    rules = engine_for(session.state)
     try:
-        state, events = engine.apply(session.state, player, action)
+        state, events = rules.apply(session.state, player, action)
     except engine.EngineError as error:
         raise EngineRefusal(error) from error
     number = session.actions.count() + 1
@@ -499,8 +561,8 @@ def act(
         "label": label,
         "version": state["version"],
         "status": state["status"],
-        "events": engine.public_events(events),
-        "pending": engine.view(state, player)["pending"],
+        "events": rules.public_events(events),
+        "pending": rules.view(state, player)["pending"],
     }
     SessionAction.objects.create(
         session=session,
@@ -521,6 +583,8 @@ def act(
 
 def describe(state: dict[str, Any], action: dict[str, Any]) -> str:
     """An answer in words for the log: the label of the option it is, or the cards it selects."""
+    if state.get("game") == "aventuria":
+        return str(aventuria.describe(state, action))
     decision = state.get("pending") or {}
     if action.get("type") == "select":
         cards = [c for c in action.get("cards", []) if c in state["cards"]]

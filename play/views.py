@@ -13,10 +13,11 @@ from cards.models import Card
 from pacg_site.errors import DomainError, NotFoundError
 
 from .definitions import FACTS
+from .engine.aventuria.starter import HEROES as STARTER_HEROES
 from .engine.cards import BOON_TYPES
 from .engine.sandbox import CHARACTERS
 from .selectors import session_for, sessions_for
-from .services import SCENARIOS, scenario_choices, session_create
+from .services import COMBATS, SCENARIOS, scenario_choices, session_create
 
 ASKED = {"facts_needed", "locations_needed", "location_decks_needed"}
 
@@ -70,6 +71,9 @@ def _asking(error: DomainError, post: Any) -> dict[str, Any]:
     return asking
 
 
+STARTERS = SCENARIOS | COMBATS
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     asking = None
     if request.method == "POST" and request.user.is_authenticated:
@@ -80,6 +84,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             session = session_create(
                 by=request.user,
                 scenario=request.POST.get("scenario", ""),
+                game=request.POST.get("game", "pacg"),
                 ruleset=request.POST.get("ruleset", "core-2019"),
                 characters=request.POST.getlist("characters") or None,
                 party=int(party) if party else None,
@@ -99,13 +104,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
         request,
         "play/lobby.html",
         {
-            "sessions": [(s, names.get(s.scenario, SCENARIOS.get(s.scenario, s.scenario))) for s in sessions],
+            "sessions": [(s, names.get(s.scenario, STARTERS.get(s.scenario, s.scenario))) for s in sessions],
             "scenarios": SCENARIOS,
             "party_scenarios": scenario_choices(),
             "characters": dict(Card.objects.filter(uid__in=CHARACTERS).values_list("uid", "name"))
             or {c: c for c in CHARACTERS},
             "parties": parties_for(request.user).filter(game="pacg"),
             "asking": asking,
+            "heroes": {hero["id"]: hero["name"] for hero in STARTER_HEROES},
             "boon_types": BOON_TYPES,
         },
     )
@@ -116,4 +122,6 @@ def table(request: HttpRequest, session_id: str) -> HttpResponse:
         session = session_for(request.user, session_id)
     except NotFoundError as error:
         raise Http404(str(error)) from error
+    if session.state.get("game") == "aventuria":
+        return render(request, "play/combat.html", {"session": session, "scenario_name": session.state["title"]})
     return render(request, "play/table.html", {"session": session, "scenario_name": session.state["scenario"]["name"]})

@@ -125,3 +125,34 @@ def test_a_core_party_plays_a_scenario_with_a_declared_power_and_odds_and_finish
     page.goto(f"/campaigns/{party.pk}/")
     row = page.locator("#scenarios tr").nth(1).inner_text()
     assert "The Patrol" in row and session.status in row
+
+
+def test_an_aventuria_combat_is_played_from_setup_to_its_end_on_the_table_page(page):
+    """Fox Hand, endurance, attacks with their odds, the opponents' turns and the time scale, until
+    the heroes win or are defeated."""
+    UserFactory(username="alice")
+    log_in(page, "alice", then="/play/")
+    page.click("#aventuria button")
+    expect(page.locator("#prompt")).to_contain_text("Fox Hand")
+    assert page.locator("#opponents li").first.inner_text().startswith("Kobold Chief (leader): 12 of 12 life points")
+    for _ in range(400):
+        prompt = page.inner_text("#prompt")
+        if "The combat is over" in prompt:
+            break
+        version = page.inner_text("#version")
+        boxes = page.locator("#options .selection input")
+        attacks = page.locator("#options > button.option", has_text="to hit")
+        if "as endurance" in prompt and boxes.count():
+            boxes.first.check()
+            page.locator(".selection button").click()
+        elif attacks.count():
+            attacks.first.click()
+        else:
+            page.locator("#options > button.option").first.click()
+        expect(page.locator("#version")).not_to_have_text(version)
+    session = GameSession.objects.get()
+    assert session.status in {"won", "lost"} and session.state["game"] == "aventuria"
+    expect(page.locator("#prompt")).to_contain_text("The combat is over")
+    expect(page.locator("#log > li")).to_have_count(session.actions.count())
+    report = page.inner_text("#log")
+    assert "attacks Kobold" in report and "rolls" in report and "{" not in report

@@ -314,7 +314,11 @@ def test_only_the_deciding_hero_answers_and_versions_are_checked():
         apply(state, "ana", {"type": "fox_hand", "cards": ["not-in-hand"]})
     seen = view(state, "ben")
     assert isinstance(seen["heroes"][0]["hand"], int) and isinstance(seen["heroes"][1]["hand"], list)
-    assert "seed" not in seen and seen["waiting_for"] == ["Sellsword"] and seen["pending"] is None
+    assert "seed" not in seen and seen["pending"] == {
+        "kind": "fox_hand",
+        "prompt": state["pending"]["prompt"],
+        "waiting_for": ["ana"],
+    }
 
 
 def cards_of(state: dict[str, Any]) -> list[str]:

@@ -1,6 +1,17 @@
 """Aventuria combat, beside the PACG rules: the same shape (state as data, decisions, seeded and
 logged dice, versions, player views, exact odds) and the same randomness and errors."""
 
-from .combat import apply, legal_actions, new_combat, pending, replay, view
+from .combat import apply, describe, legal_actions, new_combat, pending, preview, public_events, replay, report, view
 
-__all__ = ["apply", "legal_actions", "new_combat", "pending", "replay", "view"]
+__all__ = [
+    "apply",
+    "describe",
+    "legal_actions",
+    "new_combat",
+    "pending",
+    "preview",
+    "public_events",
+    "replay",
+    "report",
+    "view",
+]

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import GameOver, IllegalAction, NotYourDecision, SetupError, StaleVersion
 from ..odds import parse_dice
-from ..randomness import LoggedSource, SeededSource, as_source, new_seed
+from ..randomness import LoggedSource, PreviewHalt, PreviewSource, SeededSource, as_source, new_seed
 from . import rolls
 
 START_LIFE = 40
@@ -195,8 +195,83 @@ def apply(state: State, player: str, action: dict[str, Any], dice: Any = None) -
     _answer(new, answer, roller)
     _advance(new, roller)
     new["version"] += 1
-    event = {"player": player, "action": answer, "draws": roller.drawn}
+    event = {"player": player, "action": answer, "draws": roller.drawn, "log": new["log"][len(state["log"]) :]}
     return new, [event]
+
+
+def preview(state: State, player: str, action: dict[str, Any]) -> dict[str, Any]:
+    """Where the answer leads, stopping before the first die it would roll: nothing changes."""
+    try:
+        after, _ = apply(state, player, action, dice=PreviewSource())
+    except PreviewHalt:
+        return {"halted_before_random": True, "check": None, "decision": None}
+    decision = after["pending"]
+    shown = {"kind": decision["kind"], "character": _hero_by_id(after, decision["hero"])["name"]} if decision else None
+    return {"halted_before_random": False, "check": None, "decision": shown}
+
+
+def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events without what players may not know: the order of a shuffled deck."""
+    return [
+        {**event, "draws": [draw for draw in event.get("draws", []) if draw["what"] != "shuffle"]} for event in events
+    ]
+
+
+def describe(state: State, action: dict[str, Any]) -> str:
+    """An answer in words for the log: its option's label, or the cards it chooses."""
+    decision = state.get("pending") or {}
+    if decision.get("select") and action.get("cards"):
+        return f"{decision['prompt']}: {', '.join(_name(state, card) for card in action['cards'])}"[:300]
+    label = next((o["label"] for o in decision.get("options", []) if o["action"] == action), action.get("type", ""))
+    return str(label)[:300]
+
+
+def report(state: State, events: list[dict[str, Any]], players: dict[str, str] | None = None) -> list[str]:
+    """What the answer caused, in sentences."""
+    return [line for event in events for entry in event.get("log", []) if (line := _sentence(entry))]
+
+
+def _sentence(entry: dict[str, Any]) -> str:
+    kind = entry["event"]
+    if kind == "attack":
+        test = entry["test"]
+        line = f"{entry['hero']} attacks {entry['target']} with {entry['with']}: "
+        line += f"rolls {test['roll']} against {test['value']}, {test['result']}"
+        if "damage_roll" in entry:
+            dodge = entry.get("dodge")
+            line += f"; {entry['damage_roll']} damage" + (
+                f", dodge {dodge['roll']} against {dodge['value']} ({dodge['result']})" if dodge else ""
+            )
+            line += f", {entry['damage']} taken" + (", defeated" if entry.get("defeated") else "")
+        return line + ("; gains a fate point" if entry.get("fate_gained") else "") + "."
+    if kind == "opponent_action":
+        line = f"{entry['opponent']} rolls {entry['roll']}: {entry.get('effect') or 'attacks'}"
+        if "target" in entry:
+            dodge = entry.get("dodge")
+            line += f"; {entry['damage_roll']} damage to {entry['target']}"
+            line += f", dodge {dodge['roll']} against {dodge['value']} ({dodge['result']})" if dodge else ""
+            line += f", armor {entry['armor']}" if entry.get("armor") else ""
+            line += f": loses {entry.get('damage', 0)}, {entry.get('life', '?')} left" + (
+                ", unconscious" if entry.get("unconscious") else ""
+            )
+        return line + "."
+    if kind == "time":
+        return (
+            f"Time: {entry['counters']} counters left" + (f": {entry['effect']}" if entry.get("effect") else "") + "."
+        )
+    if kind == "reanimation":
+        return f"{entry['hero']} tries to reanimate {entry['target']}: rolls {entry['roll']}, " + (
+            "back in combat." if entry["woke"] else "still unconscious."
+        )
+    if kind == "healed":
+        return f"{entry['hero']} heals {entry['amount']} ({entry['life']} life points)."
+    if kind == "played":
+        return f"{entry['hero']} plays {entry['card']}."
+    if kind == "combat_over":
+        return "The heroes win the combat." if entry["result"] == "won" else "The heroes are defeated."
+    if kind == "back_in_combat":
+        return f"{entry['hero']} is back in combat."
+    return ""
 
 
 def replay(initial: State, events: list[dict[str, Any]]) -> State:
@@ -206,9 +281,10 @@ def replay(initial: State, events: list[dict[str, Any]]) -> State:
     return state
 
 
-def view(state: State, player: str) -> dict[str, Any]:
-    """What a player may see: every hero's cards in play and life, their own hand; never a deck's
-    order, another player's hand or the seed."""
+def view(state: State, player: str | list[str]) -> dict[str, Any]:
+    """What a player (or a user who plays several heroes) may see: every hero's cards in play and
+    life, their own hands; never a deck's order, another player's hand or the seed."""
+    mine = [player] if isinstance(player, str) else list(player)
     heroes = []
     for hero in state["heroes"]:
         shown = {key: hero[key] for key in ("id", "name", "player", "attributes", "life", "fate", "unconscious")}
@@ -221,7 +297,7 @@ def view(state: State, player: str) -> dict[str, Any]:
             "deck": len(hero["deck"]),
             "discard": [_name(state, card) for card in hero["discard"]],
             "hand": [{"card": c, "name": _name(state, c)} for c in hero["hand"]]
-            if hero["player"] == player
+            if hero["player"] in mine
             else len(hero["hand"]),
         }
         heroes.append(shown)
@@ -241,13 +317,19 @@ def view(state: State, player: str) -> dict[str, Any]:
             for o in state["opponents"]
         ],
         "henchmen_left": len(state["henchman_pile"]),
-        "pending": decision if decision and player in decision["players"] else None,
-        "waiting_for": [_hero_by_id(state, decision["hero"])["name"]] if decision else [],
+        "you": [hero["id"] for hero in state["heroes"] if hero["player"] in mine],
+        "pending": decision if decision and set(mine) & set(decision["players"]) else _waiting(state, decision),
         "log": state["log"][-30:],
     }
 
 
 # --- decisions -----------------------------------------------------------------------------
+
+
+def _waiting(state: State, decision: dict[str, Any] | None) -> dict[str, Any] | None:
+    if decision is None:
+        return None
+    return {"kind": decision["kind"], "prompt": decision["prompt"], "waiting_for": decision["players"]}
 
 
 def _ask(
@@ -258,7 +340,7 @@ def _ask(
         "hero": hero["id"],
         "players": [hero["player"]],
         "prompt": prompt,
-        "options": options,
+        "options": [{**option, "player": hero["player"]} for option in options],
         "version": state["version"],
         **extra,
     }

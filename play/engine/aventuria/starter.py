@@ -142,10 +142,13 @@ HENCHMEN = [
 ]
 
 
-def starter_setup(heroes: int = 2, players: list[str] | None = None) -> dict[str, Any]:
+def starter_setup(heroes: int | list[str] = 2, players: list[str] | None = None) -> dict[str, Any]:
     """The Kobold Warren: the chief and henchmen up to 5 threat points a hero, 8 time counters
-    (a henchman joins at 4, the kobolds overwhelm the heroes at 0)."""
-    chosen = [dict(hero) for hero in HEROES[:heroes]]
+    (a henchman joins at 4, the kobolds overwhelm the heroes at 0). `heroes`: how many, or
+    which (their ids)."""
+    wanted = [hero["id"] for hero in HEROES[:heroes]] if isinstance(heroes, int) else heroes
+    chosen = [dict(hero) for hero in HEROES if hero["id"] in wanted]
+    chosen.sort(key=lambda hero: wanted.index(hero["id"]))
     for hero, player in zip(chosen, players or [], strict=False):
         hero["player"] = player
     return {

@@ -1,0 +1,123 @@
+"""Aventuria combats through the play API and pages: only their players see and answer them."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from play.engine.aventuria.policy import sensible_action
+from play.models import GameSession
+
+from ..factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+COMBAT = {"game": "aventuria", "scenario": "aventuria.kobold-warren"}
+
+
+def client_for(user) -> APIClient:  # type: ignore[no-untyped-def]
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def ana():  # type: ignore[no-untyped-def]
+    return UserFactory(username="ana")
+
+
+def start(client: APIClient, **extra) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    response = client.post(reverse("api:play-sessions"), COMBAT | extra, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_a_combat_is_set_up_with_the_chosen_heroes_and_shows_them_by_name(ana):
+    client = client_for(ana)
+    session = start(client, characters=["archer", "hedge-mage", "healer"])
+    assert session["ruleset"] == "aventuria" and session["players"] == {f"player{n}": "ana" for n in (1, 2, 3)}
+    shown = client.get(reverse("api:play-session", args=[session["id"]])).json()
+    assert shown["game"] == "aventuria" and [h["name"] for h in shown["heroes"]] == ["Archer", "Hedge Mage", "Healer"]
+    assert all(isinstance(hero["hand"], list) and len(hero["hand"]) == 5 for hero in shown["heroes"])  # ana plays all
+    assert shown["opponents"][0] == {
+        "id": "kobold-chief",
+        "name": "Kobold Chief",
+        "kind": "leader",
+        "life": 18,  # 6 a hero
+        "max_life": 18,
+        "dodge": 6,
+        "armor": 1,
+        "actions": 3,  # one a hero
+    }
+    assert shown["pending"]["kind"] == "fox_hand" and "seed" not in str(shown)
+
+
+def test_each_player_answers_for_their_own_hero_and_sees_only_their_own_hand(ana):
+    ben, eve = UserFactory(username="ben"), UserFactory(username="eve")
+    session = start(client_for(ana), players=["ana", "ben"])
+    url = reverse("api:play-actions", args=[session["id"]])
+    keep = {"version": 0, "action": {"type": "fox_hand", "cards": []}}
+    refused = client_for(ben).post(url, keep, format="json")
+    assert refused.status_code == 403 and "Sellsword's decision" in refused.json()["error"]["message"]
+    assert client_for(eve).get(reverse("api:play-session", args=[session["id"]])).status_code == 404
+    assert client_for(eve).post(url, keep, format="json").status_code == 404
+    assert client_for(ana).post(url, keep, format="json").status_code == 201
+    stale = client_for(ben).post(url, keep, format="json")
+    assert stale.status_code == 409 and "version 1" in stale.json()["error"]["message"]
+    seen = client_for(ben).get(reverse("api:play-session", args=[session["id"]])).json()
+    assert isinstance(seen["heroes"][0]["hand"], int) and isinstance(seen["heroes"][1]["hand"], list)
+    assert seen["pending"]["kind"] == "fox_hand" and seen["pending"]["hero"] == "archer"
+
+
+@pytest.mark.parametrize(
+    ("body", "complaint"),
+    [
+        ({"game": "aventuria", "scenario": "sandbox.the-patrol"}, "an Aventuria session plays The Kobold Warren"),
+        ({"scenario": "aventuria.kobold-warren"}, "a PACG scenario is played with game pacg"),
+        (COMBAT | {"characters": ["valeros"]}, "choose 1 to 4 different heroes of sellsword, archer"),
+        (COMBAT | {"players": ["nobody", "ana"]}, "no user is called 'nobody'"),
+        (COMBAT | {"party": 1}, "play the homebrew combat without a party"),
+    ],
+)
+def test_a_combat_that_cannot_be_set_up_says_why_and_stores_nothing(ana, body, complaint):
+    response = client_for(ana).post(reverse("api:play-sessions"), body, format="json")
+    assert response.status_code == 400 and complaint in response.json()["error"]["message"]
+    assert not GameSession.objects.exists()
+
+
+def test_a_whole_combat_is_played_through_the_api_with_a_report_in_words(ana):
+    client = client_for(ana)
+    session = start(client, characters=["sellsword", "archer", "healer"])
+    session_url = reverse("api:play-session", args=[session["id"]])
+    for _ in range(2000):
+        stored = GameSession.objects.get()
+        if stored.status != "playing":
+            break
+        player, action = sensible_action(stored.state)
+        response = client.post(
+            reverse("api:play-actions", args=[session["id"]]),
+            {"version": stored.version, "action": action},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+    shown = client.get(session_url).json()
+    assert shown["status"] in ("won", "lost") and shown["pending"] is None
+    log = client.get(reverse("api:play-events", args=[session["id"]])).json()["actions"]
+    report = [line for action in log for line in action["report"]]
+    assert any(line.startswith("Sellsword attacks ") for line in report)
+    assert report[-1] in ("The heroes win the combat.", "The heroes are defeated.")
+    assert all("shuffle" not in str(action["events"]) for action in log)  # no deck order leaks
+    finish = client.post(reverse("api:play-finish", args=[session["id"]]))
+    assert finish.status_code == 400 and "started from a party" in finish.json()["error"]["message"]
+
+
+def test_the_lobby_starts_a_combat_and_the_table_page_shows_it(client, ana):
+    client.force_login(ana)
+    lobby = client.get(reverse("play:lobby")).content.decode()
+    assert "Try an Aventuria combat" in lobby and "Hedge Mage" in lobby
+    started = client.post(reverse("play:lobby"), {**COMBAT, "characters": ["sellsword", "healer"]})
+    session = GameSession.objects.get()
+    assert started.status_code == 302 and started["Location"] == session.get_absolute_url()
+    table = client.get(started["Location"]).content.decode()
+    assert "The Kobold Warren (homebrew)" in table and "combat-table.js" in table
