@@ -1,5 +1,6 @@
 """Play engine throughput: encounters resolved per second and whole scenarios per second, with a
-random legal policy (every answer drawn uniformly from the pending decision's options).
+random legal policy (every answer drawn uniformly from the pending decision's options), and whole
+Aventuria combats per second beside them.
 
     .venv/bin/python bench/engine.py [--games 40] [--rounds 5] [--characters 4]
 
@@ -34,7 +35,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 from _common import machine, summary_ms  # noqa: E402
 
-from play.engine import apply, new_game  # noqa: E402
+from play.engine import apply, aventuria, new_game  # noqa: E402
+from play.engine.aventuria.policy import sensible_action  # noqa: E402
+from play.engine.aventuria.starter import starter_setup  # noqa: E402
 from play.engine.policy import random_action, with_declared_cards  # noqa: E402
 from play.engine.sandbox import sandbox_setup  # noqa: E402
 
@@ -93,6 +96,26 @@ def play_games(games: int, characters: int, applier: Applier, *, declared: bool 
     }
 
 
+def play_combats(games: int, heroes: int, *, in_place: bool) -> dict[str, float]:
+    """Plays `games` whole Aventuria combats of the homebrew starter with the sensible policy."""
+    answers, seconds, rounds, won = 0, 0.0, 0, 0
+    for seed in range(games):
+        started = time.perf_counter()
+        state = aventuria.new_combat(starter_setup(heroes), seed=f"bench-{seed}")
+        while state["status"] == "playing":
+            state, _ = aventuria.apply(state, *sensible_action(state), in_place=in_place)
+            answers += 1
+        seconds += time.perf_counter() - started
+        rounds += state["round"]
+        won += state["status"] == "won"
+    return {
+        "combats_per_second": games / seconds,
+        "answers_per_second": answers / seconds,
+        "rounds_per_combat": rounds / games,
+        "won": won / games,
+    }
+
+
 def rates(run: dict[str, float]) -> dict[str, float]:
     return {
         "encounters_per_second": run["encounters"] / run["encounter_seconds"],
@@ -129,6 +152,14 @@ def main() -> None:
         name: {key: round(statistics.median(run[key] for run in rounds), 1) for key in rounds[0]}
         for name, rounds in measured.items()
     }
+    combats: dict[str, list[dict[str, float]]] = {"in_place": [], "pure": []}
+    for _ in range(arguments.rounds):
+        for name in combats:
+            combats[name].append(play_combats(arguments.games, arguments.characters, in_place=name == "in_place"))
+    aventuria_medians = {
+        name: {key: round(statistics.median(run[key] for run in rounds), 2) for key in rounds[0]}
+        for name, rounds in combats.items()
+    }
     last = play_games(arguments.games, arguments.characters, in_place)
     figure = medians["in_place"]["encounters_per_second"]
     print(
@@ -151,6 +182,11 @@ def main() -> None:
                     "meets_target": medians["pure_real_cards"]["encounters_per_second"] >= TARGET_PURE_REAL_CARDS,
                     "pure_api": medians["pure_real_cards"],
                     "in_place": medians["in_place_real_cards"],
+                },
+                "aventuria": {
+                    "what": "whole Aventuria combats (the homebrew Kobold Warren, as many heroes as characters, "
+                    "the sensible policy), setup included, beside PACG's scenarios_per_second",
+                    **aventuria_medians,
                 },
                 "ratio_in_place_to_baseline": round(figure / medians["baseline"]["encounters_per_second"], 2),
                 "ratio_pure_to_baseline": round(

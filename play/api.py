@@ -22,9 +22,11 @@ from pacg_site.api import (
 )
 
 from . import engine, schemas
+from .combats import COMBATS
 from .games import engine_for
+from .refusals import EngineRefusal
 from .selectors import odds, players_of, session_for, sessions_for, viewer
-from .services import COMBATS, SCENARIOS, EngineRefusal, act, scenario_choices, session_create, session_finish
+from .services import SCENARIOS, act, scenario_choices, session_create, session_finish
 
 # The session's endpoints are AllowAny: session_for answers 404 to anyone who is not a player,
 # logged in or not, so they never answer 403 for want of a log-in.

@@ -16,6 +16,7 @@ from cards.models import Card
 from pacg_site.errors import ConflictError, DomainError
 
 from . import engine
+from .combats import COMBATS, combat_create, combat_finish
 from .definitions import (
     FACTS,
     ScenarioData,
@@ -26,8 +27,6 @@ from .definitions import (
     with_feats,
 )
 from .engine import aventuria
-from .engine.aventuria.starter import HEROES as STARTER_HEROES
-from .engine.aventuria.starter import starter_setup
 from .engine.cards import BOON_TYPES
 from .engine.errors import SetupError
 from .engine.sandbox import CHARACTERS as SANDBOX_CHARACTERS
@@ -35,14 +34,15 @@ from .engine.sandbox import sandbox_deck, sandbox_definitions, sandbox_setup
 from .engine.setup import location_list
 from .games import engine_for
 from .models import GameSession, SessionAction, SessionPlayer
+from .players import players_for
+from .refusals import EngineRefusal
 from .selectors import viewer
 
 SCENARIOS = {
     "sandbox.the-warlock": "The Warlock (homebrew starter scenario)",
     "sandbox.the-patrol": "The Patrol (homebrew; close every location, no villain)",
 }
-# Aventuria combats: the rulebook gives no hero's or opponent's full values, so the playable one is ours.
-COMBATS = {"aventuria.kobold-warren": "The Kobold Warren (homebrew Aventuria combat)"}
+
 # Core rulebook, Play It Your Way: "Normal mode uses medium-sized locations (typically 9 cards plus
 # any story banes) ... small locations (typically 3 fewer cards) ... large locations (typically 3
 # more cards)": the number of cards players choose for a location card without a deck list.
@@ -61,18 +61,6 @@ def scenario_choices() -> dict[str, str]:
     return SCENARIOS | {
         card.uid: f"{card.name} ({card.card_set.name})" for card in cards.order_by("card_set__code", "name")
     }
-
-
-class EngineRefusal(DomainError):
-    """An engine error, in the site's error shape, with the rule it comes from."""
-
-    def __init__(self, error: engine.EngineError):
-        super().__init__(error.message, details={"rule": error.rule, **error.details}, code=error.code)
-        self.status_code = {
-            "not_your_decision": HTTPStatus.FORBIDDEN,
-            "stale_version": HTTPStatus.CONFLICT,
-            "game_over": HTTPStatus.CONFLICT,
-        }.get(error.code, HTTPStatus.BAD_REQUEST)
 
 
 @dataclass(frozen=True)
@@ -124,7 +112,9 @@ def session_create(
     players set out and `location_decks` ({location uid: [vault card uids]}) the cards they chose
     for each location without a deck list. Refusals say what to choose from."""
     if game == "aventuria" or scenario in COMBATS:
-        return _combat_create(by=by, game=game, scenario=scenario, characters=characters, players=players, party=party)
+        return combat_create(
+            by=by, game=game, scenario=scenario, characters=characters, players=players, party=party, facts=facts
+        )
     if scenario not in SCENARIOS:
         if party is None:
             raise DomainError(
@@ -191,73 +181,9 @@ def session_create(
     return session
 
 
-def _combat_create(
-    *,
-    by: UserModel,
-    game: str,
-    scenario: str,
-    characters: list[str] | None,
-    players: list[str] | None,
-    party: int | None,
-) -> GameSession:
-    """An Aventuria combat, ad hoc: the homebrew starter's heroes (default: the first two), each
-    played by a named user (default: the creator)."""
-    if game != "aventuria" or scenario not in COMBATS:
-        raise DomainError(
-            f"an Aventuria session plays {', '.join(COMBATS.values())}; a PACG scenario is played with game pacg",
-            details={"game": game, "scenario": scenario},
-        )
-    if party is not None:
-        raise DomainError(
-            "the card database lacks the combat values of an Aventuria party's heroes: play the homebrew "
-            "combat without a party",
-            details={"party": party},
-        )
-    heroes = characters or [hero["id"] for hero in STARTER_HEROES[:2]]
-    users = _players(by, heroes, [hero["id"] for hero in STARTER_HEROES], players, what="heroes")
-    setup = starter_setup(heroes=heroes, players=[f"player{n}" for n in range(1, len(heroes) + 1)])
-    try:
-        state = aventuria.new_combat(setup)
-    except engine.EngineError as error:
-        raise EngineRefusal(error) from error
-    session = GameSession.objects.create(
-        created_by=by,
-        scenario=scenario,
-        ruleset="aventuria",
-        setup=setup,
-        initial_state=state,
-        state=state,
-        version=state["version"],
-        status=state["status"],
-    )
-    SessionPlayer.objects.bulk_create(
-        [SessionPlayer(session=session, user=user, player=f"player{n}") for n, user in enumerate(users, start=1)]
-    )
-    return session
-
-
-def _players(
-    by: UserModel, chosen: list[str], known: list[str], players: list[str] | None, what: str = "characters"
-) -> list[UserModel]:
-    """The users who play the chosen characters (default: the creator plays them all)."""
-    unknown = [c for c in chosen if c not in known]
-    if unknown or not 1 <= len(chosen) <= len(known) or len(set(chosen)) != len(chosen):
-        raise DomainError(
-            f"choose 1 to {len(known)} different {what} of {', '.join(known)}", details={"characters": chosen}
-        )
-    usernames = players or [by.get_username()] * len(chosen)
-    if len(usernames) != len(chosen):
-        raise DomainError(f"name one player per {what.removesuffix('s')}", details={"players": usernames})
-    users = {u.username: u for u in UserModel.objects.filter(username__in=set(usernames))}
-    missing = sorted(set(usernames) - set(users))
-    if missing:
-        raise DomainError(f"no user is called {missing[0]!r}", details={"players": missing})
-    return [users[name] for name in usernames]
-
-
 def _ad_hoc_seats(by: UserModel, characters: list[str] | None, players: list[str] | None) -> list[Seat]:
     characters = characters or list(SANDBOX_CHARACTERS[:2])
-    users = _players(by, characters, list(SANDBOX_CHARACTERS), players)
+    users = players_for(by, characters, list(SANDBOX_CHARACTERS), players)
     return [Seat(card, sandbox_deck(card), user) for card, user in zip(characters, users, strict=True)]
 
 
@@ -610,6 +536,8 @@ def session_finish(*, session: GameSession, by: UserModel) -> LogEvent:
         raise ConflictError(
             f"the result is already in the party's log, as entry #{session.logged_seq}", code="already_logged"
         )
+    if session.state.get("game") == "aventuria":
+        return combat_finish(session=session, by=by)
     party = Party.objects.get(pk=session.party_id)
     state = session.state
     ids = session.setup.get("party_characters", {})

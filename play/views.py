@@ -12,12 +12,13 @@ from campaigns.selectors import parties_for
 from cards.models import Card
 from pacg_site.errors import DomainError, NotFoundError
 
+from .combats import COMBATS
 from .definitions import FACTS
 from .engine.aventuria.starter import HEROES as STARTER_HEROES
 from .engine.cards import BOON_TYPES
 from .engine.sandbox import CHARACTERS
 from .selectors import session_for, sessions_for
-from .services import COMBATS, SCENARIOS, scenario_choices, session_create
+from .services import SCENARIOS, scenario_choices, session_create
 
 ASKED = {"facts_needed", "locations_needed", "location_decks_needed"}
 

@@ -347,3 +347,30 @@ def test_a_whole_combat_ends_keeps_every_card_in_one_place_and_replays_exactly(s
         assert cards_of(state) == cards
     assert state["status"] in ("won", "lost") and state["pending"] is None
     assert replay(initial, events) == state
+    again = new_combat(starter_setup(heroes), seed=str(seed))  # in place, as simulations play: the same combat
+    for event in events:
+        again, _ = apply(again, event["player"], event["action"], in_place=True)
+    assert again == state
+
+
+def test_a_fate_point_buys_endurance_for_the_turn_or_a_card():
+    cards = {
+        "sword": {"name": "Sword", "cost": 1, "kind": "weapon", "attack": {"type": "close_combat", "damage": "1D6"}},
+        "rope": {"name": "Rope", "cost": 0, "kind": "equipment"},
+    }
+    kobold = {"id": "kobold", "name": "Kobold", "life": 10, "dodge": None, "armor": 0, "actions": 1, "table": NOTHING}
+    setup = {
+        "heroes": [hero("Tsaiana", fate=2, deck=["sword", "rope", "rope", "rope", "rope", "rope", "rope", "rope"])],
+        "cards": cards,
+        "leaders": [kobold],
+    }
+    state = to_first_turn(new_combat(setup, dice=Dice(order=["sword"])))
+    labels = [o["label"] for o in state["pending"]["options"]]
+    assert "Play Sword (cost 1)" not in labels  # no endurance yet
+    state = answer(state, "turn", {"type": "fate_endurance"})
+    assert (state["heroes"][0]["fate"], state["fate_pool"]) == (1, 3)
+    state = answer(state, "turn", {"type": "play", "card": "sword"})
+    hand = len(state["heroes"][0]["hand"])
+    state = answer(state, "turn", {"type": "fate_draw"})
+    assert len(state["heroes"][0]["hand"]) == hand + 1 and state["heroes"][0]["fate"] == 0
+    assert not any(o["action"]["type"].startswith("fate") for o in state["pending"]["options"])

@@ -77,7 +77,6 @@ def test_each_player_answers_for_their_own_hero_and_sees_only_their_own_hand(ana
         ({"scenario": "aventuria.kobold-warren"}, "a PACG scenario is played with game pacg"),
         (COMBAT | {"characters": ["valeros"]}, "choose 1 to 4 different heroes of sellsword, archer"),
         (COMBAT | {"players": ["nobody", "ana"]}, "no user is called 'nobody'"),
-        (COMBAT | {"party": 1}, "play the homebrew combat without a party"),
     ],
 )
 def test_a_combat_that_cannot_be_set_up_says_why_and_stores_nothing(ana, body, complaint):
@@ -121,3 +120,76 @@ def test_the_lobby_starts_a_combat_and_the_table_page_shows_it(client, ana):
     assert started.status_code == 302 and started["Location"] == session.get_absolute_url()
     table = client.get(started["Location"]).content.decode()
     assert "The Kobold Warren (homebrew)" in table and "combat-table.js" in table
+
+
+STRONG = {"close_combat": 19, "ranged_combat": 8, "magic": None, "dodge": 19, "basic_attack": "2D6+6"}
+
+
+@pytest.fixture
+def party(ana):  # type: ignore[no-untyped-def]
+    from campaigns.services import character_create, party_create
+
+    party = party_create(owner=ana, name="Heroes of Wildenstein", game="aventuria", ruleset="aventuria")
+    scout = character_create(party=party, by=ana, card="aventuria-chalices-of-power.elf-scout")
+    mage = character_create(party=party, by=ana, card="aventuria-chalices-of-power.tulamydian-mage")
+    return party, scout, mage
+
+
+def play_out(client: APIClient, session_id: str) -> dict:  # type: ignore[type-arg]
+    for _ in range(2000):
+        stored = GameSession.objects.get(pk=session_id)
+        if stored.status != "playing":
+            break
+        _, action = sensible_action(stored.state)
+        response = client.post(
+            reverse("api:play-actions", args=[session_id]), {"version": stored.version, "action": action}, format="json"
+        )
+        assert response.status_code == 201, response.json()
+    return client.get(reverse("api:play-session", args=[session_id])).json()
+
+
+def test_an_aventuria_party_asks_for_its_heroes_values_then_plays_and_logs_the_result(ana, party):
+    from campaigns.selectors import party_state
+
+    party, scout, mage = party
+    client = client_for(ana)
+    asked = client.post(reverse("api:play-sessions"), COMBAT | {"party": party.pk}, format="json")
+    assert asked.status_code == 400 and asked.json()["error"]["code"] == "facts_needed"
+    message = asked.json()["error"]["message"]
+    assert "Elf Scout: close_combat, ranged_combat, magic, dodge, basic_attack" in message and '"dodge": 10' in message
+    facts = {str(scout.pk): STRONG, str(mage.pk): STRONG | {"magic": 14}}
+    session = start(client, party=party.pk, facts=facts)
+    shown = play_out(client, session["id"])
+    assert [h["name"] for h in shown["heroes"]] == ["Elf Scout", "Tulamydian Mage"] and shown["status"] == "won"
+    finished = client.post(reverse("api:play-finish", args=[session["id"]]))
+    assert finished.status_code == 201 and finished.json()["data"]["won"] is True
+    state = party_state(party)
+    assert state.characters[scout.pk].adventure_points == state.characters[mage.pk].adventure_points == 1
+    again = client.post(reverse("api:play-finish", args=[session["id"]]))
+    assert again.status_code == 409
+    second = start(client, party=party.pk)  # the values entered are kept for the party's next combat
+    assert second["party"] == party.pk
+
+
+def test_a_party_combat_is_refused_to_strangers_and_to_pacg_parties(ana, party):
+    from campaigns.services import party_create
+
+    party, scout, _ = party
+    stranger = client_for(UserFactory(username="eve"))
+    assert stranger.post(reverse("api:play-sessions"), COMBAT | {"party": party.pk}, format="json").status_code == 404
+    pacg = party_create(owner=ana, name="Sandpoint", game="pacg", ruleset="core-2019")
+    refused = client_for(ana).post(reverse("api:play-sessions"), COMBAT | {"party": pacg.pk}, format="json")
+    assert (
+        refused.status_code == 400
+        and "Sandpoint plays the Pathfinder Adventure Card Game" in refused.json()["error"]["message"]
+    )
+    bad = client_for(ana).post(
+        reverse("api:play-sessions"),
+        COMBAT | {"party": party.pk, "facts": {str(scout.pk): STRONG | {"dodge": 30}}},
+        format="json",
+    )
+    assert (
+        bad.status_code == 400
+        and "Elf Scout's dodge must be a whole number from 0 to 20" in bad.json()["error"]["message"]
+    )
+    assert not GameSession.objects.exists()

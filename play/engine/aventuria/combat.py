@@ -135,6 +135,7 @@ def _hero(hero: dict[str, Any]) -> dict[str, Any]:
         "in_play": [],  # permanent cards: {"card", "exhausted"}
         "unconscious": False,
         "attacked": [],  # the attack types used this turn
+        "fate_endurance": 0,  # endurance bought with fate points, for this turn only
     }
 
 
@@ -177,8 +178,11 @@ def pending(state: State) -> dict[str, Any] | None:
     return state["pending"]
 
 
-def apply(state: State, player: str, action: dict[str, Any], dice: Any = None) -> tuple[State, list[dict[str, Any]]]:
-    """The answer to the pending decision: a new state (the given one is not changed) and the event."""
+def apply(
+    state: State, player: str, action: dict[str, Any], dice: Any = None, *, in_place: bool = False
+) -> tuple[State, list[dict[str, Any]]]:
+    """The answer to the pending decision: a new state (the given one is not changed, unless
+    `in_place`, for simulations that keep no history) and the event."""
     if state["status"] != "playing":
         raise GameOver(f"the combat is over: the heroes {'won' if state['status'] == 'won' else 'lost'}")
     if "version" in action and action["version"] != state["version"]:
@@ -190,12 +194,13 @@ def apply(state: State, player: str, action: dict[str, Any], dice: Any = None) -
     answer = {key: value for key, value in action.items() if key != "version"}
     if answer not in [option["action"] for option in decision["options"]] and not _is_selection(decision, answer):
         raise IllegalAction(f"not one of the choices now ({decision['prompt']})", details={"action": answer})
-    new = copy.deepcopy(state)
+    logged = len(state["log"])
+    new = state if in_place else copy.deepcopy(state)
     roller = Roller(new, dice)
     _answer(new, answer, roller)
     _advance(new, roller)
     new["version"] += 1
-    event = {"player": player, "action": answer, "draws": roller.drawn, "log": new["log"][len(state["log"]) :]}
+    event = {"player": player, "action": answer, "draws": roller.drawn, "log": new["log"][logged:]}
     return new, [event]
 
 
@@ -269,6 +274,8 @@ def _sentence(entry: dict[str, Any]) -> str:
         return f"{entry['hero']} plays {entry['card']}."
     if kind == "combat_over":
         return "The heroes win the combat." if entry["result"] == "won" else "The heroes are defeated."
+    if kind == "fate_spent":
+        return f"{entry['hero']} spends a fate point for {entry['for']}."
     if kind == "back_in_combat":
         return f"{entry['hero']} is back in combat."
     return ""
@@ -383,6 +390,21 @@ def _answer(state: State, answer: dict[str, Any], roller: Roller) -> None:
         _finish_test(state, reroll=kind == "reroll", roller=roller)
     elif kind == "armor":
         _hit_hero(state, answer["card"], roller)
+    elif kind in ("fate_endurance", "fate_draw"):
+        _spend_fate(state, hero, kind)
+
+
+def _spend_fate(state: State, hero: dict[str, Any], use: str) -> None:
+    """A fate point back on the adventure plan for 1 endurance this turn, or to draw a card."""
+    hero["fate"] -= 1
+    state["fate_pool"] += 1
+    if use == "fate_endurance":
+        hero["fate_endurance"] += 1
+    else:
+        _draw(hero, 1)
+    state["log"].append(
+        {"event": "fate_spent", "hero": hero["name"], "for": "endurance" if use == "fate_endurance" else "a card"}
+    )
 
 
 def _fox_hand(state: State, hero: dict[str, Any], cards: list[str], roller: Roller) -> None:
@@ -408,10 +430,13 @@ def _endurance(state: State, hero: dict[str, Any], cards: list[str]) -> None:
 
 
 def _ready(hero: dict[str, Any]) -> int:
-    return sum(not c["exhausted"] for c in hero["endurance"])
+    return sum(not c["exhausted"] for c in hero["endurance"]) + hero["fate_endurance"]
 
 
 def _pay(hero: dict[str, Any], cost: int) -> None:
+    bought = min(cost, hero["fate_endurance"])  # the fate point's endurance first: it lasts this turn only
+    hero["fate_endurance"] -= bought
+    cost -= bought
     for card in hero["endurance"]:
         if cost and not card["exhausted"]:
             card["exhausted"], cost = True, cost - 1
@@ -762,7 +787,7 @@ def _turn_step(state: State, roller: Roller) -> None:
     phase = state["phase"]
     heroes = state["heroes"]
     if phase.get("done"):
-        heroes[phase["hero"]]["attacked"] = []
+        heroes[phase["hero"]]["attacked"], heroes[phase["hero"]]["fate_endurance"] = [], 0
         phase["hero"], phase["turns"], phase["done"] = (phase["hero"] + 1) % len(heroes), phase["turns"] + 1, False
     if phase["turns"] >= len(heroes):
         state["phase"] = {"name": "opponents", "opponent": 0, "action": 0}
@@ -788,7 +813,7 @@ def _turn_options(state: State, hero: dict[str, Any]) -> list[dict[str, Any]]:
         options += _attack_options(state, hero, {"type": "attack", "source": source}, attack, source)
     for card_id in {card.split("#")[0]: card for card in reversed(hero["hand"])}.values():  # one copy each
         card = _card(state, card_id)
-        if card.get("cost", 0) > ready:
+        if card.get("cost", 0) > ready or card.get("kind") == "unencoded":  # its values unknown: endurance only
             continue
         if "heal" in card:
             options += [
@@ -817,6 +842,17 @@ def _turn_options(state: State, hero: dict[str, Any]) -> list[dict[str, Any]]:
                 }
                 for x in range(1, ready + 1)
             ]
+    if hero["fate"]:
+        options.append(
+            {
+                "action": {"type": "fate_endurance"},
+                "label": f"Spend a fate point for 1 endurance this turn ({hero['fate']} left)",
+            }
+        )
+        if hero["deck"]:
+            options.append(
+                {"action": {"type": "fate_draw"}, "label": f"Spend a fate point to draw a card ({hero['fate']} left)"}
+            )
     options.append({"action": {"type": "end_turn"}, "label": "End the turn"})
     return options
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..odds import distribution, parse_dice
+from ..odds import DicePool, distribution, parse_dice
 
 CRITICAL_SUCCESS, SUCCESS, FAILURE, CRITICAL_FAILURE = "critical success", "success", "failure", "critical failure"
 
@@ -53,6 +53,14 @@ def dodged(damage: int) -> int:
 
 def after_armor(damage: int, protection: int) -> int:
     return max(0, damage - protection)
+
+
+def parse_damage(text: str) -> DicePool:
+    """A damage roll as printed ("1D6+3"): some dice, and a fixed value to add."""
+    pool = parse_dice(text)
+    if not pool.dice:
+        raise ValueError(f"{text!r} rolls no dice")
+    return pool
 
 
 def mean_damage(dice: str) -> Fraction:
