@@ -103,17 +103,18 @@ def _party_setup(
         given = facts.get(str(character.pk)) or remembered.get(str(character.pk), {})
         lacking = [fact for fact in HERO_FACTS if fact not in given]
         if lacking:
-            missing[character.card.name] = lacking
+            missing[str(character.pk)] = lacking
             continue
         heroes.append(_party_hero(character, given, list(state.characters[character.pk].deck.elements())))
     if missing:
-        named = "; ".join(f"{name}: {', '.join(lacking)}" for name, lacking in missing.items())
+        names = {str(character.pk): character.card.name for character in chosen}
+        named = "; ".join(f"{names[pk]}: {', '.join(lacking)}" for pk, lacking in missing.items())
         raise DomainError(
             f"the card database lacks these heroes' values, as printed on their hero cards ({named}): send them "
             'as facts, per hero id, e.g. {"close_combat": 12, "ranged_combat": 8, "magic": null, "dodge": 10, '
             '"basic_attack": "1D6"}',
             code="facts_needed",
-            details={"missing": missing},
+            details={"missing": missing, "characters": names},
         )
     setup = starter_setup(heroes=[])
     setup["heroes"] = heroes
@@ -128,7 +129,7 @@ def _party_hero(character: Character, given: dict[str, Any], deck: list[str]) ->
     combat attack."""
     attributes = {}
     for fact in HERO_FACTS[:4]:
-        value = given[fact]
+        value = _number(given[fact])
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 20):
             raise DomainError(
                 f"{character.card.name}'s {fact.replace('_', ' ')} must be a whole number from 0 to 20, or null "
@@ -147,8 +148,18 @@ def _party_hero(character: Character, given: dict[str, Any], deck: list[str]) ->
         "attributes": attributes,
         "basic_attack": {"name": "Basic equipment", "type": "close_combat", "damage": damage},
         "deck": deck,
-        "facts": {fact: given[fact] for fact in HERO_FACTS},
+        "facts": {**attributes, "basic_attack": damage},
     }
+
+
+def _number(value: Any) -> Any:
+    """A value as the lobby's form sends it ("12", or "—" for a value printed so) or as the API does."""
+    if isinstance(value, str):
+        value = value.strip()
+        if value in ("", "—", "-"):
+            return None
+        return int(value) if value.isdigit() else value
+    return value
 
 
 def _remembered(party: Party) -> dict[str, dict[str, Any]]:

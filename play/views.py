@@ -12,7 +12,7 @@ from campaigns.selectors import parties_for
 from cards.models import Card
 from pacg_site.errors import DomainError, NotFoundError
 
-from .combats import COMBATS
+from .combats import COMBATS, HERO_FACTS
 from .definitions import FACTS
 from .engine.aventuria.starter import HEROES as STARTER_HEROES
 from .engine.cards import BOON_TYPES
@@ -28,7 +28,7 @@ def _facts_from(post: Any) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, str]] = {}
     for key, value in post.items():
         parts = key.split("-")
-        if len(parts) == 3 and parts[0] == "facts" and parts[2] in FACTS and value.strip():
+        if len(parts) == 3 and parts[0] == "facts" and parts[2] in (*FACTS, *HERO_FACTS) and value.strip():
             facts.setdefault(parts[1], {})[parts[2]] = value.strip()
     return facts
 
@@ -56,6 +56,7 @@ def _asking(error: DomainError, post: Any) -> dict[str, Any]:
         "message": error.message,
         "party": post.get("party"),
         "scenario": post.get("scenario", ""),
+        "game": post.get("game", "pacg"),
         "carried": _carried(post, error.code),
     }
     details = error.details
@@ -73,6 +74,9 @@ def _asking(error: DomainError, post: Any) -> dict[str, Any]:
 
 
 STARTERS = SCENARIOS | COMBATS
+HERO_FACT_LABELS = list(
+    zip(HERO_FACTS, ["Close combat", "Ranged combat", "Magic", "Dodge", "Basic attack damage"], strict=True)
+)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -87,7 +91,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 scenario=request.POST.get("scenario", ""),
                 game=request.POST.get("game", "pacg"),
                 ruleset=request.POST.get("ruleset", "core-2019"),
-                characters=request.POST.getlist("characters") or None,
+                # The Aventuria form's hero boxes are the homebrew heroes: a party plays its own.
+                characters=None
+                if party and request.POST.get("game") == "aventuria"
+                else request.POST.getlist("characters") or None,
                 party=int(party) if party else None,
                 facts=_facts_from(request.POST),
                 locations=request.POST.getlist("locations") or None,
@@ -111,9 +118,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "characters": dict(Card.objects.filter(uid__in=CHARACTERS).values_list("uid", "name"))
             or {c: c for c in CHARACTERS},
             "parties": parties_for(request.user).filter(game="pacg"),
+            "aventuria_parties": parties_for(request.user).filter(game="aventuria"),
             "asking": asking,
             "heroes": {hero["id"]: hero["name"] for hero in STARTER_HEROES},
             "boon_types": BOON_TYPES,
+            "hero_facts": HERO_FACT_LABELS,
         },
     )
 

@@ -34,9 +34,10 @@
     if (!pending) text($("prompt"), `The combat is over: the heroes ${view.status === "won" ? "won" : "were defeated"}.`);
     else if (pending.waiting_for) text($("prompt"), `${pending.prompt} (waiting for ${pending.waiting_for.map((p) => view.session.players[p] || p).join(", ")})`);
     else text($("prompt"), pending.prompt + (pending.test ? ` (a reroll succeeds ${percent(pending.test.success_float)})` : ""));
-    if (changed) {
+    if (changed || !pending) {
       const options = pending && pending.options ? pending.options.map((o) => button(o.label, () => answer(o.action))) : [];
       if (pending && pending.select) options.unshift(selection(pending.select));
+      if (!pending && view.session.party) options.push(finishBox());
       $("options").replaceChildren(...options);
     }
     const events = await (await fetch(base + "events/?after=" + lastAction, {credentials: "same-origin"})).json();
@@ -50,6 +51,15 @@
       $("log").appendChild(entry);
       lastAction = action.number;
     }
+  }
+  // A party's combat, once over: its result and adventure points into the campaign log.
+  function finishBox() {
+    if (view.session.logged) return text(document.createElement("p"), `The result is in the party's log (entry #${view.session.logged}).`);
+    return button("Write the result to the campaign log", () => exclusive(async () => {
+      const response = await fetch(base + "finish/", {method: "POST", credentials: "same-origin", headers: {"X-CSRFToken": token}});
+      if (!response.ok) { const body = await response.json(); $("refusal").hidden = false; text($("refusal"), body.error.message); return; }
+      await redraw();
+    }));
   }
   // Fox Hand and endurance: tick up to `count` cards.
   function selection(select) {

@@ -193,3 +193,25 @@ def test_a_party_combat_is_refused_to_strangers_and_to_pacg_parties(ana, party):
         and "Elf Scout's dodge must be a whole number from 0 to 20" in bad.json()["error"]["message"]
     )
     assert not GameSession.objects.exists()
+
+
+def test_the_lobby_asks_an_aventuria_party_for_its_heroes_values_then_opens_the_table(client, ana, party):
+    party, scout, mage = party
+    client.force_login(ana)
+    chosen = {**COMBAT, "party": str(party.pk), "characters": ["sellsword"]}  # the homebrew boxes, ticked
+    asked = client.post(reverse("play:lobby"), chosen)
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "what the card database does not know" in page
+    assert f'name="facts-{scout.pk}-close_combat"' in page and f'name="facts-{mage.pk}-basic_attack"' in page
+    values = {"close_combat": "12", "ranged_combat": "9", "magic": "—", "dodge": "10", "basic_attack": "1D6+1"}
+    facts = {f"facts-{hero.pk}-{fact}": value for hero in (scout, mage) for fact, value in values.items()}
+    started = client.post(reverse("play:lobby"), {**chosen, **facts})
+    session = GameSession.objects.get()
+    assert started.status_code == 302 and started["Location"] == session.get_absolute_url()
+    assert [h["name"] for h in session.state["heroes"]] == ["Elf Scout", "Tulamydian Mage"]
+    assert session.state["heroes"][0]["attributes"] == {
+        "close_combat": 12,
+        "ranged_combat": 9,
+        "magic": None,
+        "dodge": 10,
+    }
