@@ -374,3 +374,72 @@ def test_a_fate_point_buys_endurance_for_the_turn_or_a_card():
     state = answer(state, "turn", {"type": "fate_draw"})
     assert len(state["heroes"][0]["hand"]) == hand + 1 and state["heroes"][0]["fate"] == 0
     assert not any(o["action"]["type"].startswith("fate") for o in state["pending"]["options"])
+
+
+def test_a_swarm_loses_one_doom_counter_an_attack_and_is_defeated_with_the_last():
+    rats = {
+        "id": "rats",
+        "name": "Rat Swarm",
+        "life": 3,
+        "doom": 2,
+        "dodge": None,
+        "armor": 0,
+        "actions": 1,
+        "table": NOTHING,
+    }
+    setup = {"heroes": [hero("Tsaiana", deck=["rapier"])], "cards": {"rapier": RAPIER}, "leaders": [rats]}
+    state = to_first_turn(new_combat(setup, seed="swarm"))
+    state = answer(state, "turn", {"type": "play", "card": "rapier"})
+    state = answer(state, "turn", {"type": "attack", "source": "rapier", "target": "rats"}, dice=[3, 6])  # 9 damage
+    swarm = state["opponents"][0]
+    assert (swarm["doom"], swarm["life"], state["heroes"][0]["fate"]) == (1, 3, 0)  # one counter, however much damage
+    state = answer(state, "turn", {"type": "end_turn"}, dice=[10])
+    state = answer(state, "endurance", {"type": "endurance", "cards": []})
+    state = answer(state, "turn", {"type": "attack", "source": "rapier", "target": "rats"}, dice=[3, 1])
+    assert state["status"] == "won" and state["heroes"][0]["fate"] == 1  # the final blow earns the fate point
+
+
+def test_a_companion_attacks_with_its_own_value_beside_the_heros_attacks_and_earns_no_fate_for_a_miss():
+    wolf = {
+        "name": "Wolf",
+        "cost": 0,
+        "kind": "companion",
+        "attack": {"type": "companion", "value": 14, "damage": "1D6"},
+    }
+    kobold = {"id": "kobold", "name": "Kobold", "life": 20, "dodge": None, "armor": 0, "actions": 1, "table": NOTHING}
+    setup = {
+        "heroes": [
+            hero("Layariel", deck=["wolf"], basic_attack={"name": "Dagger", "type": "close_combat", "damage": "1D6"})
+        ],
+        "cards": {"wolf": wolf},
+        "leaders": [kobold],
+    }
+    state = to_first_turn(new_combat(setup, seed="wolf"))
+    state = answer(state, "turn", {"type": "play", "card": "wolf"})
+    state = answer(state, "turn", {"type": "attack", "source": "basic", "target": "kobold"}, dice=[4, 2])
+    wolf_attack = next(o for o in state["pending"]["options"] if o["action"].get("source") == "wolf")
+    assert wolf_attack["odds"]["success"] == "7/10"  # 14 or under on a D20, not the hero's close combat
+    state = answer(state, "turn", wolf_attack["action"], dice=[17])
+    assert state["heroes"][0]["fate"] == 0 and state["fate_pool"] == 2
+
+
+def test_plus_and_minus_tokens_change_the_first_hand_and_disadvantages_take_effect():
+    scar = {"name": "Scar", "cost": 0, "kind": "disadvantage", "lose_life": 2, "text": "Lose 2 life points."}
+    rope = {"name": "Rope", "cost": 0, "kind": "equipment"}
+    setup = {
+        "heroes": [
+            hero("Alrik", plus_tokens=1, deck=["scar", *["rope"] * 9]),
+            hero("Yoleyana", minus_tokens=2, deck=["rope"] * 3 + ["scar"] + ["rope"] * 6),
+        ],
+        "cards": {"scar": scar, "rope": rope},
+        "leaders": [
+            {"id": "kobold", "name": "Kobold", "life": 5, "dodge": None, "armor": 0, "actions": 1, "table": NOTHING}
+        ],
+    }
+    state = new_combat(setup, dice=Dice(order=[]))  # decks in the order given
+    assert [len(h["hand"]) for h in state["heroes"]] == [6, 3]  # 5 + 1 plus token, 5 - 2 minus tokens
+    state = answer(state, "fox_hand", {"type": "fox_hand", "cards": []})
+    state = answer(state, "fox_hand", {"type": "fox_hand", "cards": []})  # Alrik kept his Scar: it takes effect
+    alrik, yoleyana = state["heroes"]
+    assert alrik["life"] == 38 and alrik["discard"] == ["scar"] and "scar" not in alrik["hand"]
+    assert yoleyana["life"] == 38 and yoleyana["discard"] == ["scar"]  # drawn in the first round's draw

@@ -104,7 +104,8 @@ def new_combat(setup: dict[str, Any], *, seed: str | None = None, dice: Any = No
     state["log"].append({"event": "setup", "threat": threat, "placed": placed})
     for hero in state["heroes"]:
         hero["deck"] = roller.shuffle(hero["deck"], f"{hero['id']} deck")
-        _draw(hero, HAND)
+        # Plus and Minus tokens change the first hand, then go back to the reserve.
+        _draw(hero, HAND + hero.pop("plus_tokens") - hero.pop("minus_tokens"))
     _advance(state, roller)
     return state
 
@@ -134,6 +135,8 @@ def _hero(hero: dict[str, Any]) -> dict[str, Any]:
         "endurance": [],  # {"card", "exhausted"}
         "in_play": [],  # permanent cards: {"card", "exhausted"}
         "unconscious": False,
+        "plus_tokens": hero.get("plus_tokens", 0),
+        "minus_tokens": hero.get("minus_tokens", 0),
         "attacked": [],  # the attack types used this turn
         "fate_endurance": 0,  # endurance bought with fate points, for this turn only
     }
@@ -152,6 +155,7 @@ def _opponent(card: dict[str, Any], kind: str, heroes: int) -> dict[str, Any]:
         "armor": card.get("armor", 0),
         "actions": actions,
         "threat": card.get("threat", 0),
+        "doom": card.get("doom", 0),  # a swarm's doom counters
         "table": card.get("table", []),
     }
 
@@ -248,6 +252,8 @@ def _sentence(entry: dict[str, Any]) -> str:
                 f", dodge {dodge['roll']} against {dodge['value']} ({dodge['result']})" if dodge else ""
             )
             line += f", {entry['damage']} taken" + (", defeated" if entry.get("defeated") else "")
+            if "doom_left" in entry and not entry.get("defeated"):
+                line += f", the swarm loses a doom counter ({entry['doom_left']} left)"
         return line + ("; gains a fate point" if entry.get("fate_gained") else "") + "."
     if kind == "opponent_action":
         line = f"{entry['opponent']} rolls {entry['roll']}: {entry.get('effect') or 'attacks'}"
@@ -274,6 +280,9 @@ def _sentence(entry: dict[str, Any]) -> str:
         return f"{entry['hero']} plays {entry['card']}."
     if kind == "combat_over":
         return "The heroes win the combat." if entry["result"] == "won" else "The heroes are defeated."
+    if kind == "disadvantage":
+        lost = f": loses {entry['damage']}, {entry['life']} left" if "damage" in entry else ""
+        return f"{entry['hero']} draws the disadvantage {entry['card']}{lost}."
     if kind == "fate_spent":
         return f"{entry['hero']} spends a fate point for {entry['for']}."
     if kind == "back_in_combat":
@@ -499,8 +508,10 @@ def _start_attack(state: State, hero: dict[str, Any], answer: dict[str, Any], ro
     if source != "basic" and not answer.get("played"):
         permanent = next(c for c in hero["in_play"] if c["card"] == source)
         permanent["exhausted"] = True
-    hero["attacked"].append(attack["type"])
-    value = hero["attributes"][attack["type"]]
+    companion = attack["type"] == "companion"
+    if not companion:  # a companion's attack is not one of the hero's three a turn
+        hero["attacked"].append(attack["type"])
+    value = attack["value"] if companion else hero["attributes"][attack["type"]]
     state["resolving"] = {
         "kind": "attack",
         "hero": hero["id"],
@@ -509,6 +520,7 @@ def _start_attack(state: State, hero: dict[str, Any], answer: dict[str, Any], ro
         "damage": attack["damage"],
         "value": value,
         "fate_spent": 0,
+        "companion": companion,
     }
     _roll_test(state, roller)
 
@@ -573,7 +585,8 @@ def _resolve_attack(state: State, roller: Roller) -> None:
     }
     state["log"].append(entry)
     if not rolls.succeeded(resolving["result"]):
-        if not resolving["fate_spent"] and state["fate_pool"]:  # a miss without a fate point spent earns one
+        # A miss without a fate point spent earns one; a companion's miss does not.
+        if not resolving["fate_spent"] and not resolving["companion"] and state["fate_pool"]:
             state["fate_pool"] -= 1
             hero["fate"] += 1
             entry["fate_gained"] = True
@@ -588,6 +601,12 @@ def _resolve_attack(state: State, roller: Roller) -> None:
     damage = rolls.after_armor(damage, target["armor"])
     entry["damage"] = damage
     target["life"] = max(0, target["life"] - damage)
+    if target["life"] == 0 and target["doom"]:
+        # A swarm loses one doom counter an attack, however much damage, and comes back whole.
+        target["doom"] -= 1
+        entry["doom_left"] = target["doom"]
+        if target["doom"]:
+            target["life"] = target["max_life"]
     if target["life"] == 0:
         _defeat(state, target, hero, entry)
 
@@ -735,6 +754,8 @@ def _fox_hand_step(state: State, roller: Roller) -> None:
     heroes = state["heroes"]
     index = state["phase"]["hero"]
     if index >= len(heroes):
+        for hero in heroes:  # disadvantages still in hand after the Fox Hand take effect now
+            _disadvantages(state, hero)
         state["phase"] = {"name": "draw"}
         return
     hero = heroes[index]
@@ -752,7 +773,22 @@ def _draw_step(state: State, roller: Roller) -> None:
     for hero in state["heroes"]:
         if not hero["unconscious"]:
             _draw(hero, DRAW)
-    state["phase"] = {"name": "endurance", "hero": 0}
+            _disadvantages(state, hero)
+    if state["status"] == "playing":
+        state["phase"] = {"name": "endurance", "hero": 0}
+
+
+def _disadvantages(state: State, hero: dict[str, Any]) -> None:
+    """A disadvantage card in hand takes effect at once (a loss of life points, or its text) and
+    goes to the discard pile."""
+    for card_id in [c for c in hero["hand"] if _card(state, c).get("kind") == "disadvantage"]:
+        card = _card(state, card_id)
+        hero["hand"].remove(card_id)
+        hero["discard"].append(card_id)
+        entry = {"event": "disadvantage", "hero": hero["name"], "card": card["name"], "effect": card.get("text", "")}
+        state["log"].append(entry)
+        if card.get("lose_life") and not hero["unconscious"]:
+            _lose_life(state, hero, int(card["lose_life"]), entry)
 
 
 def _endurance_step(state: State, roller: Roller) -> None:
@@ -808,7 +844,7 @@ def _turn_options(state: State, hero: dict[str, Any]) -> list[dict[str, Any]]:
         if "attack" in _card(state, c["card"]) and not c["exhausted"]
     ]
     for source, attack in attack_sources:
-        if attack["type"] in hero["attacked"]:
+        if attack["type"] in hero["attacked"]:  # one of each type a turn (companions aside: theirs is no type)
             continue
         options += _attack_options(state, hero, {"type": "attack", "source": source}, attack, source)
     for card_id in {card.split("#")[0]: card for card in reversed(hero["hand"])}.values():  # one copy each
@@ -861,7 +897,7 @@ def _attack_options(
     state: State, hero: dict[str, Any], action: dict[str, Any], attack: dict[str, Any], source: str
 ) -> list[dict[str, Any]]:
     name = attack.get("name") or (_card(state, source)["name"] if source != "basic" else "basic attack")
-    odds = rolls.test_odds(hero["attributes"][attack["type"]])
+    odds = rolls.test_odds(attack["value"] if attack["type"] == "companion" else hero["attributes"][attack["type"]])
     return [
         {
             "action": {**action, "target": opponent["id"]},
