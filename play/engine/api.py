@@ -151,14 +151,14 @@ def view(state: State, player: str) -> dict[str, Any]:
     shown = _view(state, player)
     pending = shown["pending"]
     if pending and pending.get("options") and pending["kind"] in CHECK_DECISIONS:
-        pending["options"] = [_with_odds(state, option) for option in pending["options"]]
+        pending["options"] = [with_odds(state, option) for option in pending["options"]]
     return shown
 
 
 CHECK_DECISIONS = {"choose_skill", "check"}
 
 
-def _with_odds(state: State, option: dict[str, Any]) -> dict[str, Any]:
+def with_odds(state: State, option: dict[str, Any]) -> dict[str, Any]:
     action = option["action"]
     if action.get("type") not in ("play", "skill") or option.get("declare") or option.get("enter"):
         return option

@@ -1,11 +1,13 @@
-"""A random legal policy: picks any legal answer to the pending decision. Used by the property
-tests and the benchmarks; a bot or a hint system can start from it."""
+"""Policies that answer any pending decision: a random legal one (property tests, benchmarks) and
+a greedy one that plays checks for the best odds (difficulty simulations). A bot or a hint
+system can start from them."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from .api import CHECK_DECISIONS, with_odds
 from .cards import validate_definition
 from .game import State
 
@@ -20,6 +22,54 @@ def random_action(state: State, rng: random.Random) -> tuple[str, dict[str, Any]
         return str(decision["players"][0]), {"type": "select", "cards": cards}
     entry = rng.choice(decision["options"])
     return entry["player"], complete(entry, rng)
+
+
+# What the greedy policy answers outside checks: explore whenever it may, attempt to close and to
+# guard, keep its cards (no reset discards, no gifts), stay put, reduce damage when it can.
+PREFERRED = {
+    "explore": "explore",
+    "close": "attempt",
+    "guard": "attempt",
+    "reset": "pass",
+    "give": "pass",
+    "move": "pass",
+    "evade": "pass",
+    "close_step": "pass",
+    "end_turn": "pass",
+    "reroll": "accept",
+    "damage": "play",
+}
+
+
+def greedy_action(state: State, rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """During a check, the skill or boon with the best odds, played while it raises them (so it
+    never rolls a check it could still make surer, and never gives one up); elsewhere, the
+    answer PREFERRED names, else a random legal one."""
+    decision = state["pending"]
+    if decision is None or decision.get("select"):
+        return random_action(state, rng)
+    if decision["kind"] not in CHECK_DECISIONS:
+        wanted = PREFERRED.get(decision["kind"])
+        chosen = next(
+            (
+                o
+                for o in decision["options"]
+                if o["action"].get("type") == wanted and "declare" not in o and "enter" not in o
+            ),
+            None,
+        )
+        return (chosen["player"], dict(chosen["action"])) if chosen else random_action(state, rng)
+    scored = [with_odds(state, option) for option in decision["options"]]
+    rated = [option for option in scored if option.get("odds")]
+    rolling = next((option for option in scored if option["action"].get("type") == "roll"), None)
+    if rated:
+        best = max(rated, key=lambda option: option["odds"]["chance_float"])
+        now = (decision.get("check") or {}).get("odds") or {}
+        if rolling is None or best["odds"]["chance_float"] > now.get("chance_float", 0.0):
+            return best["player"], dict(best["action"])
+    if rolling is not None:
+        return rolling["player"], dict(rolling["action"])
+    return random_action(state, rng)
 
 
 # A value for each effect a declaration may hold (declared.WINDOW_EFFECTS).
