@@ -16,8 +16,8 @@ from pacg_site.errors import DomainError
 from .engine import aventuria
 from .engine.aventuria.starter import CARDS, HEROES, starter_setup
 from .engine.errors import EngineError
-from .models import GameSession, SessionPlayer
-from .players import players_for
+from .models import GameSession
+from .players import players_for, store_session
 from .refusals import EngineRefusal
 
 # The rulebook gives no hero's or opponent's full values, so the playable combat is ours.
@@ -60,21 +60,9 @@ def combat_create(
         state = aventuria.new_combat(setup)
     except EngineError as error:
         raise EngineRefusal(error) from error
-    session = GameSession.objects.create(
-        created_by=by,
-        party=played_by,
-        scenario=scenario,
-        ruleset="aventuria",
-        setup=setup,
-        initial_state=state,
-        state=state,
-        version=state["version"],
-        status=state["status"],
+    return store_session(
+        by=by, party=played_by, scenario=scenario, ruleset="aventuria", setup=setup, state=state, users=users
     )
-    SessionPlayer.objects.bulk_create(
-        [SessionPlayer(session=session, user=user, player=f"player{n}") for n, user in enumerate(users, start=1)]
-    )
-    return session
 
 
 def _party_setup(

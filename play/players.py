@@ -1,10 +1,15 @@
-"""Who plays the characters at a table."""
+"""Who plays the characters at a table, and the stored session that seats them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User as UserModel
 
+from campaigns.models import Party
 from pacg_site.errors import DomainError
+
+from .models import GameSession, SessionPlayer
 
 
 def players_for(
@@ -24,3 +29,31 @@ def players_for(
     if missing:
         raise DomainError(f"no user is called {missing[0]!r}", details={"players": missing})
     return [users[name] for name in usernames]
+
+
+def store_session(
+    *,
+    by: UserModel,
+    party: Party | None,
+    scenario: str,
+    ruleset: str,
+    setup: dict[str, Any],
+    state: dict[str, Any],
+    users: list[UserModel],
+) -> GameSession:
+    """A new session at its engine's first state, the n-th user playing engine player "player<n>"."""
+    session = GameSession.objects.create(
+        created_by=by,
+        party=party,
+        scenario=scenario,
+        ruleset=ruleset,
+        setup=setup,
+        initial_state=state,
+        state=state,
+        version=state["version"],
+        status=state["status"],
+    )
+    SessionPlayer.objects.bulk_create(
+        [SessionPlayer(session=session, user=user, player=f"player{n}") for n, user in enumerate(users, start=1)]
+    )
+    return session

@@ -33,8 +33,8 @@ from .engine.sandbox import CHARACTERS as SANDBOX_CHARACTERS
 from .engine.sandbox import sandbox_deck, sandbox_definitions, sandbox_setup
 from .engine.setup import location_list
 from .games import engine_for
-from .models import GameSession, SessionAction, SessionPlayer
-from .players import players_for
+from .models import GameSession, SessionAction
+from .players import players_for, store_session
 from .refusals import EngineRefusal
 from .selectors import viewer
 
@@ -164,21 +164,10 @@ def session_create(
         state = engine.new_game(setup, ruleset=ruleset)
     except engine.EngineError as error:
         raise EngineRefusal(error) from error
-    session = GameSession.objects.create(
-        created_by=by,
-        party=played_by,
-        scenario=scenario,
-        ruleset=ruleset,
-        setup=setup,
-        initial_state=state,
-        state=state,
-        version=state["version"],
-        status=state["status"],
+    users = [seat.user for seat in seats]
+    return store_session(
+        by=by, party=played_by, scenario=scenario, ruleset=ruleset, setup=setup, state=state, users=users
     )
-    SessionPlayer.objects.bulk_create(
-        [SessionPlayer(session=session, user=seat.user, player=f"player{n}") for n, seat in enumerate(seats, start=1)]
-    )
-    return session
 
 
 def _ad_hoc_seats(by: UserModel, characters: list[str] | None, players: list[str] | None) -> list[Seat]:
