@@ -21,16 +21,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from _common import report  # noqa: E402
 
 from play.engine.sandbox import sandbox_setup  # noqa: E402
-from play.engine.simulate import Z_95, play_chunk, summarize  # noqa: E402
+from play.engine.simulate import MODE_OPTIONS, Z_95, play_chunk, summarize  # noqa: E402
 
 SCENARIOS = ("sandbox.the-warlock", "sandbox.the-patrol")
-# Play It Your Way: Heroic raises the challenge in 2 ways, Legendary in 4 (a higher bane adventure
-# is Legendary's own); these are the ways chosen here.
-MODES = {
-    "normal": {},
-    "heroic": {"location_size": "large", "hourglass_size": 25},
-    "legendary": {"location_size": "large", "hourglass_size": 25, "location_count_delta": 1},
-}
+MODES = MODE_OPTIONS
 MARGIN = 0.05
 
 

@@ -242,6 +242,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = BROKER_URL or "memory://"
 CELERY_RESULT_BACKEND = BROKER_URL
 CELERY_TASK_ACKS_LATE = True
+# The queue a difficulty simulation's chunks go to (play.simulations): workers may be given it alone.
+SIMULATION_QUEUE = os.environ.get("PACG_SIMULATION_QUEUE", "celery")
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 CACHES = {

@@ -23,10 +23,13 @@ from pacg_site.api import (
 
 from . import engine, schemas
 from .combats import COMBATS
+from .engine.simulate import MODE_OPTIONS, POLICIES
 from .games import engine_for
 from .refusals import EngineRefusal
 from .selectors import odds, players_of, session_for, sessions_for, viewer
 from .services import SCENARIOS, act, scenario_choices, session_create, session_finish
+from .simulations import DEFAULT_SEED, MAX_GAMES, simulation_cancel, simulation_for, simulation_start
+from .simulations import describe as describe_simulation
 
 # The session's endpoints are AllowAny: session_for answers 404 to anyone who is not a player,
 # logged in or not, so they never answer 403 for want of a log-in.
@@ -334,3 +337,53 @@ class OddsAPI(APIView):
     def get(self, request: Request) -> Response:
         """Exact odds of a check: probability, exact fraction, distribution, expected damage."""
         return Response(odds(request.query_params.get("dice", ""), request.query_params.get("difficulty", "")))
+
+
+class SimulationInput(StrictSerializer):
+    scenario = serializers.CharField(help_text="a starter scenario or a scenario card of the database")
+    mode = serializers.ChoiceField(choices=list(MODE_OPTIONS), default="normal")
+    games = serializers.IntegerField(min_value=1, max_value=MAX_GAMES, default=200)
+    policy = serializers.ChoiceField(choices=list(POLICIES), default="greedy")
+    seed = serializers.CharField(max_length=100, default=DEFAULT_SEED, help_text="the same seed, the same result")
+    characters = serializers.ListField(child=serializers.CharField(), required=False)
+    facts = serializers.DictField(child=serializers.DictField(), required=False)
+
+
+class SimulationListAPI(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @documented(
+        "parties_simulations_create",
+        "Simulate a scenario for the party",
+        schemas.Simulation,
+        created=True,
+        request=SimulationInput,
+        errors=(400, 403, 404),
+        also={200: OpenApiResponse(schemas.Simulation, description="the same request on the same log: the cache")},
+    )
+    def post(self, request: Request, party_id: int) -> Response:
+        """Auto-play the scenario `games` times with the party's current characters and decks, on
+        the Celery workers; poll the answer's id for progress. The same request on the same party
+        log answers 200 with the simulation already made (or running)."""
+        serializer = SimulationInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        simulation, started = simulation_start(by=request.user, party=party_id, **serializer.validated_data)
+        return Response(describe_simulation(simulation), status=201 if started else 200)
+
+
+class SimulationAPI(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @documented("simulations_get", "A simulation's progress and result", schemas.Simulation, errors=(403, 404))
+    def get(self, request: Request, simulation_id: str) -> Response:
+        return Response(describe_simulation(simulation_for(request.user, simulation_id)))
+
+
+class SimulationCancelAPI(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @documented("simulations_cancel", "Cancel a simulation", schemas.Simulation, errors=(403, 404, 409))
+    def post(self, request: Request, simulation_id: str) -> Response:
+        """Stop a running simulation; the games already played keep their summary. 409 once it ended."""
+        simulation = simulation_cancel(simulation=simulation_for(request.user, simulation_id))
+        return Response(describe_simulation(simulation))

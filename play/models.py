@@ -82,3 +82,41 @@ class SessionAction(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player}"
+
+
+class Simulation(models.Model):
+    """A party's scenario auto-played `games` times (play.simulations): the games are split into
+    chunks that Celery workers play; each chunk appends its outcomes, and the summary is rebuilt
+    from all of them, in game order, so the result does not depend on who played what."""
+
+    STATUSES = ("running", "done", "cancelled", "failed")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    party = models.ForeignKey("campaigns.Party", on_delete=models.CASCADE, related_name="simulations")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    scenario = models.CharField(max_length=200)
+    mode = models.CharField(max_length=20)
+    games = models.PositiveIntegerField()
+    policy = models.CharField(max_length=20)
+    seed = models.CharField(max_length=100)
+    # The party's last log entry when it was asked: its decks, as the log gave them then.
+    log_version = models.PositiveIntegerField()
+    # The request and the setup it played, hashed: the same key is the same result (the cache).
+    key = models.CharField(max_length=64, db_index=True)
+    ruleset = models.CharField(max_length=20)
+    setup = OrderedJSONField(default=dict)
+    chunk_size = models.PositiveIntegerField()
+    status = models.CharField(max_length=20, default="running")
+    done = models.PositiveIntegerField(default=0)
+    outcomes = OrderedJSONField(default=list)
+    workers = OrderedJSONField(default=dict)  # which worker played how many chunks
+    result = OrderedJSONField(default=dict)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} {self.mode} x{self.games} ({self.status})"

@@ -500,3 +500,33 @@ class DiceOdds(serializers.Serializer):
     fraction = serializers.CharField(help_text="the exact chance: 2863/3072")
     distribution = serializers.DictField(child=serializers.CharField(), help_text="result: its exact chance")
     expected_damage_on_failure = serializers.FloatField()
+
+
+class SimulationResult(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    interval_95 = serializers.ListField(child=serializers.FloatField(), help_text="the 95% Wilson interval")
+    turns_left_when_won = serializers.FloatField(allow_null=True, help_text="hourglass cards left, on average")
+    turns_left_distribution = serializers.DictField(child=serializers.IntegerField())
+    deaths = serializers.DictField(child=serializers.IntegerField(), help_text="per character: games it died in")
+    banes_that_beat_the_party = serializers.ListField(child=serializers.DictField())
+
+
+class Simulation(serializers.Serializer):
+    id = serializers.UUIDField()
+    party = serializers.CharField(help_text="the party's name")
+    scenario = serializers.CharField()
+    scenario_name = serializers.CharField()
+    mode = serializers.CharField()
+    policy = serializers.CharField()
+    seed = serializers.CharField()
+    games = serializers.IntegerField()
+    done = serializers.IntegerField(help_text="games played so far")
+    progress = serializers.FloatField()
+    status = serializers.ChoiceField(choices=["running", "done", "cancelled", "failed"])
+    log_version = serializers.IntegerField(help_text="the party's last log entry the decks were read from")
+    current = serializers.BooleanField(help_text="false once the party's log has moved on")
+    workers = serializers.DictField(child=serializers.IntegerField(), help_text="chunks played per worker")
+    result = SimulationResult(allow_null=True, help_text="the summary of the games played so far")
+    error = serializers.CharField(allow_null=True)

@@ -115,6 +115,45 @@ def session_create(
         return combat_create(
             by=by, game=game, scenario=scenario, characters=characters, players=players, party=party, facts=facts
         )
+    played_by = party_for(by, party) if party is not None else None
+    setup, ruleset, table = build_setup(
+        by=by,
+        scenario=scenario,
+        ruleset=ruleset,
+        party=played_by,
+        characters=characters,
+        players=players,
+        options=options,
+        facts=facts,
+        locations=locations,
+        location_decks=location_decks,
+    )
+    seats = table.seats
+    try:
+        state = engine.new_game(setup, ruleset=ruleset)
+    except engine.EngineError as error:
+        raise EngineRefusal(error) from error
+    users = [seat.user for seat in seats]
+    return store_session(
+        by=by, party=played_by, scenario=scenario, ruleset=ruleset, setup=setup, state=state, users=users
+    )
+
+
+def build_setup(
+    *,
+    by: UserModel,
+    scenario: str,
+    ruleset: str,
+    party: Party | None,
+    characters: list[str] | None = None,
+    players: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    facts: dict[str, Any] | None = None,
+    locations: list[str] | None = None,
+    location_decks: dict[str, list[str]] | None = None,
+) -> tuple[dict[str, Any], str, Table]:
+    """The engine setup of a PACG scenario, its ruleset (a party's own) and who sits at the table:
+    what a session starts from, and what a simulation plays many times."""
     if scenario not in SCENARIOS:
         if party is None:
             raise DomainError(
@@ -128,11 +167,9 @@ def session_create(
                 f"no scenario {scenario!r} in the card database; the lobby lists the playable ones",
                 details={"scenario": scenario},
             )
-    played_by = None
     if party is not None:
-        played_by = party_for(by, party)
-        ruleset = played_by.ruleset
-        table = _party_table(played_by, characters, facts or {})
+        ruleset = party.ruleset
+        table = _party_table(party, characters, facts or {})
     else:
         table = Table(_ad_hoc_seats(by, characters, players), sandbox_definitions())
     if ruleset not in engine.RULESETS:
@@ -160,14 +197,7 @@ def session_create(
         }
         for n, (seat, start) in enumerate(zip(seats, setup["characters"], strict=True), start=1)
     ]
-    try:
-        state = engine.new_game(setup, ruleset=ruleset)
-    except engine.EngineError as error:
-        raise EngineRefusal(error) from error
-    users = [seat.user for seat in seats]
-    return store_session(
-        by=by, party=played_by, scenario=scenario, ruleset=ruleset, setup=setup, state=state, users=users
-    )
+    return setup, ruleset, table
 
 
 def _ad_hoc_seats(by: UserModel, characters: list[str] | None, players: list[str] | None) -> list[Seat]:

@@ -21,6 +21,13 @@ from .api import apply, new_game
 from .policy import greedy_action, random_action
 
 POLICIES = {"random": random_action, "greedy": greedy_action}
+# Play It Your Way: Heroic raises the challenge in 2 ways, Legendary in 4 (a higher bane adventure
+# is Legendary's own); a simulation of a mode plays it with these.
+MODE_OPTIONS: dict[str, dict[str, Any]] = {
+    "normal": {},
+    "heroic": {"location_size": "large", "hourglass_size": 25},
+    "legendary": {"location_size": "large", "hourglass_size": 25, "location_count_delta": 1},
+}
 # A game a policy would never end (passing for ever) stops here, and counts as lost.
 MAX_ANSWERS = 4000
 Z_95 = 1.959964  # the normal quantile of a two-sided 95% interval
