@@ -95,6 +95,7 @@ class Simulation(models.Model):
     party = models.ForeignKey("campaigns.Party", on_delete=models.CASCADE, related_name="simulations")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     scenario = models.CharField(max_length=200)
+    scenario_name = models.CharField(max_length=200)  # as the party knew it then: pages show names
     mode = models.CharField(max_length=20)
     games = models.PositiveIntegerField()
     policy = models.CharField(max_length=20)

@@ -33,7 +33,7 @@ from .engine.sandbox import CHARACTERS as SANDBOX_CHARACTERS
 from .engine.sandbox import sandbox_deck, sandbox_definitions, sandbox_setup
 from .engine.setup import location_list
 from .games import engine_for
-from .models import GameSession, SessionAction
+from .models import GameSession, SessionAction, Simulation
 from .players import players_for, store_session
 from .refusals import EngineRefusal
 from .selectors import viewer
@@ -447,9 +447,13 @@ def _chosen_decks(
 
 
 def remembered_facts(party: Party) -> dict[str, dict[str, Any]]:
-    """The facts entered for the party's characters in its latest session, by character card:
-    entered once, they are not asked for again."""
-    last = GameSession.objects.filter(party=party).order_by("-created_at").only("setup").first()
+    """The facts entered for the party's characters in its latest session or simulation, by
+    character card: entered once, they are not asked for again."""
+    latest = [
+        model.objects.filter(party=party).order_by("-created_at").only("setup", "created_at").first()
+        for model in (GameSession, Simulation)
+    ]
+    last = max((made for made in latest if made is not None), key=lambda made: made.created_at, default=None)
     if last is None:
         return {}
     return {

@@ -62,7 +62,8 @@ def simulation_start(
         raise DomainError(f"policy is one of {', '.join(POLICIES)}", details={"policy": policy})
     if not 1 <= games <= MAX_GAMES:
         raise DomainError(f"games is a number from 1 to {MAX_GAMES}", details={"games": games})
-    if scenario not in scenario_choices():
+    names = scenario_choices()
+    if scenario not in names:
         raise DomainError(
             f"no scenario {scenario!r}; the party dashboard lists the ones to simulate", details={"scenario": scenario}
         )
@@ -89,6 +90,7 @@ def simulation_start(
         key=key,
         ruleset=ruleset,
         setup=setup,
+        scenario_name=names[scenario],
         chunk_size=CHUNK_GAMES,
         **request,
     )
@@ -163,12 +165,11 @@ def _uuid(value: str) -> str | None:
 
 def describe(simulation: Simulation) -> dict[str, Any]:
     """What the API and the page show of a simulation: names, progress, and the result so far."""
-    names = scenario_choices()
     return {
         "id": str(simulation.pk),
         "party": simulation.party.name,
         "scenario": simulation.scenario,
-        "scenario_name": names.get(simulation.scenario, simulation.scenario),
+        "scenario_name": simulation.scenario_name,
         "mode": simulation.mode,
         "policy": simulation.policy,
         "seed": simulation.seed,

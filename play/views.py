@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from campaigns.selectors import parties_for
+from campaigns.selectors import parties_for, party_for
 from cards.models import Card
 from pacg_site.errors import DomainError, NotFoundError
 
@@ -17,8 +17,10 @@ from .definitions import FACTS
 from .engine.aventuria.starter import HEROES as STARTER_HEROES
 from .engine.cards import BOON_TYPES
 from .engine.sandbox import CHARACTERS
+from .engine.simulate import MODE_OPTIONS
 from .selectors import session_for, sessions_for
 from .services import SCENARIOS, scenario_choices, session_create
+from .simulations import DEFAULT_SEED, MAX_GAMES, describe, simulation_for, simulation_start, simulations_of
 
 ASKED = {"facts_needed", "locations_needed", "location_decks_needed"}
 
@@ -135,3 +137,87 @@ def table(request: HttpRequest, session_id: str) -> HttpResponse:
     if session.state.get("game") == "aventuria":
         return render(request, "play/combat.html", {"session": session, "scenario_name": session.state["title"]})
     return render(request, "play/table.html", {"session": session, "scenario_name": session.state["scenario"]["name"]})
+
+
+def _party_page(request: HttpRequest, party_id: int) -> Any:
+    try:
+        return party_for(request.user, party_id)
+    except NotFoundError as error:
+        raise Http404(str(error)) from error
+
+
+def simulate(request: HttpRequest, party_id: int) -> HttpResponse:
+    """The party's difficulty simulations: the form that starts one, and the latest ones."""
+    party = _party_page(request, party_id)
+    asking = None
+    if request.method == "POST":
+        try:
+            games = request.POST.get("games", "200")
+            if not games.isdigit():
+                raise DomainError(f"games is a whole number from 1 to {MAX_GAMES}; {games!r} is not")
+            simulation, _ = simulation_start(
+                by=request.user,
+                party=party.pk,
+                scenario=request.POST.get("scenario", ""),
+                mode=request.POST.get("mode", "normal"),
+                games=int(games),
+                policy=request.POST.get("policy", "greedy"),
+                seed=request.POST.get("seed", "").strip() or DEFAULT_SEED,
+                facts=_facts_from(request.POST),
+            )
+            return redirect("play:simulation", simulation.pk)
+        except DomainError as error:
+            if error.code == "facts_needed":
+                asking = _asking(error, request.POST)
+            messages.error(request, error.message)
+    return render(
+        request,
+        "play/simulate.html",
+        {
+            "party": party,
+            "scenarios": scenario_choices(),
+            "modes": list(MODE_OPTIONS),
+            "policies": {
+                "greedy": "Greedy: the best odds, never a check it could pass failed",
+                "random": "Random legal",
+            },
+            "simulations": [describe(s) for s in simulations_of(party)],
+            "max_games": MAX_GAMES,
+            "asking": asking,
+            "posted": request.POST,
+            "boon_types": BOON_TYPES,
+        },
+    )
+
+
+def simulation(request: HttpRequest, simulation_id: str) -> HttpResponse:
+    try:
+        made = simulation_for(request.user, simulation_id)
+    except NotFoundError as error:
+        raise Http404(str(error)) from error
+    shown = describe(made)
+    return render(
+        request,
+        "play/simulation.html",
+        {"simulation": shown, "party_id": made.party_id, "plot": outcome_plot(shown["result"])},
+    )
+
+
+def outcome_plot(result: dict[str, Any] | None) -> dict[str, Any]:
+    """The outcome distribution as SVG bars, 60 units tall at most: the games lost, then the
+    games won by the turns left."""
+    if not result or not result["games"]:
+        return {"bars": [], "width": 0, "label": ""}
+    counts = [("lost", result["games"] - result["wins"], "lost")]
+    counts += [(str(turns), n, "won") for turns, n in result["turns_left_distribution"].items()]
+    tallest = max(n for _, n, _ in counts) or 1
+    bars = []
+    for place, (label, games, kind) in enumerate(counts):
+        height = round(60 * games / tallest, 1)
+        title = f"{games} lost" if kind == "lost" else f"{games} won with {label} turns left"
+        bars.append(
+            {"x": 12 * place + 1, "middle": 12 * place + 6, "y": round(60 - height, 1), "height": height}
+            | {"label": label, "kind": kind, "title": title}
+        )
+    described = "; ".join(bar["title"] for bar in bars)
+    return {"bars": bars, "width": 12 * len(bars), "label": f"games by outcome: {described}"}

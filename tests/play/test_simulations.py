@@ -4,6 +4,8 @@ same seed giving the same result however the games are split, cached on the part
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -132,3 +134,44 @@ def test_missing_character_facts_are_asked_for_by_name(alice, party):  # noqa: F
     assert refused.json()["error"]["code"] == "facts_needed"
     assert "Amiri" in refused.json()["error"]["message"]
     assert Simulation.objects.count() == 0
+
+
+def test_the_dashboard_leads_to_a_simulation_page_with_its_progress_result_and_plot(
+    alice,  # noqa: F811
+    party,  # noqa: F811
+    client,
+    django_capture_on_commit_callbacks,
+):
+    client.force_login(alice)
+    dashboard = client.get(reverse("campaigns:party", args=[party])).content.decode()
+    page = reverse("play:simulate", args=[party])
+    assert 'id="difficulty"' in dashboard and page in dashboard
+    form = {"scenario": "sandbox.the-patrol", "mode": "normal", "games": "25", "policy": "greedy", "seed": "page"}
+    asked = client.post(page, form).content.decode()
+    assert "Amiri's skills" in unescape(asked)
+    ids = {c: str(pk) for c, pk in with_facts(party)["facts"].items()}
+    assert f'name="facts-{next(iter(ids))}-skills"' in asked
+    facts = {
+        f"facts-{pk}-{fact}": value for pk, given in with_facts(party)["facts"].items() for fact, value in given.items()
+    }
+    facts = {
+        key: value if isinstance(value, str) else ", ".join(f"{k} {v}" for k, v in value.items())
+        for key, value in facts.items()
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        started = client.post(page, form | facts)
+    assert started.status_code == 302
+    shown = client.get(started["Location"]).content.decode()
+    text = re.sub(r"<[^>]+>", "", shown)
+    simulation = Simulation.objects.get()
+    assert "The Patrol" in text and "25 of 25 games played" in text
+    assert f"Won {round(100 * simulation.result['win_rate'])}% of 25 games" in text
+    assert shown.count("<rect ") == 1 + len(simulation.result["turns_left_distribution"])
+    again = client.get(page).content.decode()
+    assert started["Location"] in again  # listed among the latest
+    # Entered once, the facts are kept: the next simulation does not ask again.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(page, form | {"mode": "heroic"}).status_code == 302
+    client.force_login(UserFactory(username="eve"))
+    assert client.get(page).status_code == 404
+    assert client.get(started["Location"]).status_code == 404
