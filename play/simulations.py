@@ -145,8 +145,9 @@ def simulation_cancel(*, simulation: Simulation) -> Simulation:
 def simulation_for(user: Any, simulation_id: str) -> Simulation:
     """A simulation of a party the user is in; anyone else learns nothing of it."""
     pk = _uuid(simulation_id)
-    simulations = Simulation.objects.filter(pk=pk, party__in=parties_for(user)).select_related("party")
-    simulation = simulations.first() if pk else None
+    simulation = None
+    if pk is not None:
+        simulation = Simulation.objects.filter(pk=pk, party__in=parties_for(user)).select_related("party").first()
     if simulation is None:
         raise NotFoundError(f"no simulation {simulation_id}")
     return simulation

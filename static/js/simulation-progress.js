@@ -11,8 +11,7 @@
     const answer = await fetch(section.dataset.poll, { headers: { Accept: "application/json" } });
     if (!answer.ok) { status.textContent = `progress unavailable (${answer.status}); reload the page`; return; }
     const body = await answer.json();
-    bar.style.width = `${Math.round(100 * body.progress)}%`;
-    bar.parentElement.setAttribute("aria-valuenow", body.done);
+    bar.value = body.done;
     done.textContent = body.done;
     status.textContent = body.status;
     if (body.status !== "running" || body.done - shown >= body.games / 4) { window.location.reload(); return; }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from play.models import GameSession
+from play.models import GameSession, Simulation
 
 from ..factories import UserFactory
 from .conftest import log_in
@@ -156,3 +156,27 @@ def test_an_aventuria_combat_is_played_from_setup_to_its_end_on_the_table_page(p
     expect(page.locator("#log > li")).to_have_count(session.actions.count())
     report = page.inner_text("#log")
     assert "attacks Kobold" in report and "rolls" in report and "{" not in report
+
+
+def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plotted(page):
+    alice = UserFactory(username="alice")
+    party = core_party(alice)
+    log_in(page, "alice", then=f"/campaigns/{party.pk}/")
+    page.click("#difficulty + p a")
+    page.select_option("select[name=scenario]", "sandbox.the-warlock")
+    page.fill("input[name=games]", "40")
+    page.click("#simulate button")
+    # The card database lacks the characters' skills: the page asks for them, then simulates.
+    expect(page.locator("[role=alert]").first).to_contain_text("Amiri's skills")
+    for skills in page.locator("input[name$='-skills']").all():
+        skills.fill("Strength d10, Dexterity d8, Constitution d6, Intelligence d6, Wisdom d6, Charisma d6")
+    for hand in page.locator("input[name$='-hand_size']").all():
+        hand.fill("5")
+    page.click("#simulate button")
+    expect(page.locator("#status")).to_have_text("done")
+    simulation = Simulation.objects.get()
+    assert page.inner_text("#done") == "40"
+    assert page.inner_text("#win-rate") == f"{round(100 * simulation.result['win_rate'])}%"
+    expect(page.locator("#outcomes rect")).to_have_count(1 + len(simulation.result["turns_left_distribution"]))
+    page.goto(f"{page.url.split('/play/')[0]}/campaigns/{party.pk}/")
+    expect(page.locator("#simulations li")).to_contain_text("The Warlock")
