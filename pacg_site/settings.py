@@ -244,6 +244,8 @@ CELERY_RESULT_BACKEND = BROKER_URL
 CELERY_TASK_ACKS_LATE = True
 # The queue a difficulty simulation's chunks go to (play.simulations): workers may be given it alone.
 SIMULATION_QUEUE = os.environ.get("PACG_SIMULATION_QUEUE", "celery")
+# Without a broker, a simulation's chunks run in a thread of the serving process, not in the request.
+SIMULATIONS_IN_THREAD = env_bool("PACG_SIMULATIONS_IN_THREAD", True)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 CACHES = {

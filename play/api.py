@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.selectors import party_for
 from pacg_site.api import (
     PAGE_PARAMETERS,
     DomainError,
@@ -350,7 +351,7 @@ class SimulationInput(StrictSerializer):
 
 
 class SimulationListAPI(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # party_for / simulation_for answer 404 to anyone not a member
 
     @documented(
         "parties_simulations_create",
@@ -358,13 +359,14 @@ class SimulationListAPI(APIView):
         schemas.Simulation,
         created=True,
         request=SimulationInput,
-        errors=(400, 403, 404),
+        errors=(400, 404),
         also={200: OpenApiResponse(schemas.Simulation, description="the same request on the same log: the cache")},
     )
     def post(self, request: Request, party_id: int) -> Response:
         """Auto-play the scenario `games` times with the party's current characters and decks, on
         the Celery workers; poll the answer's id for progress. The same request on the same party
         log answers 200 with the simulation already made (or running)."""
+        party_for(request.user, party_id)  # a stranger learns nothing, not even what the body lacks
         serializer = SimulationInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         simulation, started = simulation_start(by=request.user, party=party_id, **serializer.validated_data)
@@ -372,17 +374,17 @@ class SimulationListAPI(APIView):
 
 
 class SimulationAPI(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # party_for / simulation_for answer 404 to anyone not a member
 
-    @documented("simulations_get", "A simulation's progress and result", schemas.Simulation, errors=(403, 404))
+    @documented("simulations_get", "A simulation's progress and result", schemas.Simulation, errors=(404,))
     def get(self, request: Request, simulation_id: str) -> Response:
         return Response(describe_simulation(simulation_for(request.user, simulation_id)))
 
 
 class SimulationCancelAPI(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # party_for / simulation_for answer 404 to anyone not a member
 
-    @documented("simulations_cancel", "Cancel a simulation", schemas.Simulation, errors=(403, 404, 409))
+    @documented("simulations_cancel", "Cancel a simulation", schemas.Simulation, errors=(404, 409))
     def post(self, request: Request, simulation_id: str) -> Response:
         """Stop a running simulation; the games already played keep their summary. 409 once it ended."""
         simulation = simulation_cancel(simulation=simulation_for(request.user, simulation_id))

@@ -11,12 +11,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import logging
+import threading
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User as UserModel
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -31,6 +33,7 @@ from .models import Simulation
 from .refusals import EngineRefusal
 from .services import build_setup, scenario_choices
 
+logger = logging.getLogger(__name__)
 CHUNK_GAMES = 20  # about a second of greedy play: progress moves, and workers share the load
 MAX_GAMES = 5000
 DEFAULT_SEED = "pacg-site"
@@ -99,9 +102,27 @@ def simulation_start(
 
 
 def _dispatch(simulation: Simulation) -> None:
-    for start in range(0, simulation.games, simulation.chunk_size):
-        count = min(simulation.chunk_size, simulation.games - start)
-        enqueue("play.tasks.simulate_chunk", str(simulation.pk), start, count, queue=settings.SIMULATION_QUEUE)
+    """One task per chunk. Without a broker (tasks eager, the embedded default) a serving process
+    plays them in a thread of its own, so that the page shows their progress as they come in."""
+
+    def send() -> None:
+        for start in range(0, simulation.games, simulation.chunk_size):
+            count = min(simulation.chunk_size, simulation.games - start)
+            enqueue("play.tasks.simulate_chunk", str(simulation.pk), start, count, queue=settings.SIMULATION_QUEUE)
+
+    if not (settings.CELERY_TASK_ALWAYS_EAGER and settings.SIMULATIONS_IN_THREAD):
+        send()
+        return
+
+    def in_thread() -> None:
+        try:
+            send()
+        except Exception as error:  # a chunk failed: record_failure has said so, the thread just ends
+            logger.warning("simulation %s stopped: %r", simulation.pk, error)
+        finally:
+            connection.close()  # this thread's own connection
+
+    threading.Thread(target=in_thread, name=f"simulation-{simulation.pk}", daemon=True).start()
 
 
 @transaction.atomic

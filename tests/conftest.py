@@ -45,6 +45,9 @@ def eager_by_default():  # type: ignore[no-untyped-def]
     broker (see eager_celery)."""
     previous = celery_app.conf.task_always_eager, settings.CELERY_TASK_ALWAYS_EAGER
     celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER = True
+    # A test's own transaction is not seen from another thread: eager chunks run in the request
+    # (the browser test runs them in the serving thread, as `make run` does).
+    settings.SIMULATIONS_IN_THREAD = False
     yield
     celery_app.conf.task_always_eager, settings.CELERY_TASK_ALWAYS_EAGER = previous
 

@@ -15,12 +15,13 @@ from django.urls import URLPattern, reverse
 from campaigns.services import character_create, member_invite, party_create
 from pacg_site.urls import api_patterns
 from play.services import session_create
+from play.simulations import simulation_start
 
 from .factories import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db
 
-PROTECTED = ("<int:party_id>", "<int:character_id>", "<str:session_id>")
+PROTECTED = ("<int:party_id>", "<int:character_id>", "<str:session_id>", "<str:simulation_id>")
 # The lists and creations of parties and sessions: what each user gets is their own.
 OWN_LISTS = ("parties-list", "parties-import", "play-sessions")
 ROLES = ("owner", "member", "other", "anonymous")
@@ -49,6 +50,9 @@ EXPECTED: dict[str, dict[str, tuple[int, ...]]] = {
     "play-actions": {"post": (404, 400, *STRANGER)},
     "play-preview": {"post": (404, 400, *STRANGER)},
     "play-events": {"get": (404, 200, *STRANGER)},
+    "parties-simulations": {"post": (400, 400, *STRANGER)},
+    "simulation": {"get": (200, 200, *STRANGER)},
+    "simulation-cancel": {"post": (200, 200, *STRANGER)},
 }
 CASES = [(name, method, role) for name, methods in EXPECTED.items() for method in methods for role in ROLES]
 
@@ -70,8 +74,14 @@ def table():  # type: ignore[no-untyped-def]
     member_invite(party=party, by=owner, username="max")
     character = character_create(party=party, by=member, card="core.valeros", quick_start=True)
     session = session_create(by=owner, scenario="sandbox.the-patrol", characters=["sandbox.valor"], players=["max"])
+    facts = {"skills": "Strength d10, Dexterity d8, Constitution d6, Intelligence d4, Wisdom d6, Charisma d6"}
+    facts |= {"hand_size": 4, "favored": "weapon"}
+    simulation, _ = simulation_start(
+        by=member, party=party.pk, scenario="sandbox.the-patrol", games=5, facts={str(character.pk): facts}
+    )  # still running: its chunks are sent on commit, which a test's transaction never does
     users = {"owner": owner, "member": member, "other": other, "anonymous": None}
     kwargs = {"party_id": party.pk, "character_id": character.pk, "session_id": str(session.pk), "seq": 1}
+    kwargs["simulation_id"] = str(simulation.pk)
     return users, kwargs, party, session
 
 

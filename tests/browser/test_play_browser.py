@@ -158,13 +158,14 @@ def test_an_aventuria_combat_is_played_from_setup_to_its_end_on_the_table_page(p
     assert "attacks Kobold" in report and "rolls" in report and "{" not in report
 
 
-def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plotted(page):
+def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plotted(page, settings):
+    settings.SIMULATIONS_IN_THREAD = True  # as on `make run`: the page polls the progress
     alice = UserFactory(username="alice")
     party = core_party(alice)
     log_in(page, "alice", then=f"/campaigns/{party.pk}/")
     page.click("#difficulty + p a")
     page.select_option("select[name=scenario]", "sandbox.the-warlock")
-    page.fill("input[name=games]", "40")
+    page.fill("input[name=games]", "120")
     page.click("#simulate button")
     # The card database lacks the characters' skills: the page asks for them, then simulates.
     expect(page.locator("[role=alert]").first).to_contain_text("Amiri's skills")
@@ -173,9 +174,10 @@ def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plo
     for hand in page.locator("input[name$='-hand_size']").all():
         hand.fill("5")
     page.click("#simulate button")
-    expect(page.locator("#status")).to_have_text("done")
+    expect(page.locator("#status")).to_have_text("running")  # the bar moves while the games are played
+    expect(page.locator("#status")).to_have_text("done", timeout=60_000)
     simulation = Simulation.objects.get()
-    assert page.inner_text("#done") == "40"
+    assert page.inner_text("#done") == "120"
     assert page.inner_text("#win-rate") == f"{round(100 * simulation.result['win_rate'])}%"
     expect(page.locator("#outcomes rect")).to_have_count(1 + len(simulation.result["turns_left_distribution"]))
     page.goto(f"{page.url.split('/play/')[0]}/campaigns/{party.pk}/")

@@ -104,8 +104,9 @@ def test_strangers_and_anonymous_users_neither_start_nor_see_nor_cancel_a_simula
     assert stranger.get(reverse("api:simulation", args=[made["id"]])).status_code == 404
     assert stranger.post(reverse("api:simulation-cancel", args=[made["id"]])).status_code == 404
     anonymous = client_for(None)
-    assert simulate(anonymous, party).status_code == 403
-    assert anonymous.get(reverse("api:simulation", args=[made["id"]])).status_code == 403
+    assert simulate(anonymous, party).status_code == 404
+    assert anonymous.get(reverse("api:simulation", args=[made["id"]])).status_code == 404
+    assert anonymous.post(reverse("api:simulation-cancel", args=[made["id"]])).status_code == 404
     assert Simulation.objects.get(pk=made["id"]).status == "done"
     assert Simulation.objects.count() == 1
 
