@@ -75,7 +75,7 @@ def finished(client: Any, simulation: str) -> dict[str, Any]:
     pytest.fail(f"the simulation did not finish: {body}")
 
 
-def test_chunks_run_on_two_workers_and_give_the_single_workers_result(start_worker, alice, party, bundled_cards):  # noqa: F811
+def test_chunks_run_on_two_workers_and_give_the_single_workers_result(bundled_cards, start_worker, alice, party):  # noqa: F811
     first, second = start_worker("sim-one"), start_worker("sim-two")
     client = client_for(alice)
     request = {"scenario": "sandbox.the-warlock", "games": 160, "seed": "two-workers", **with_facts(party)}
