@@ -341,13 +341,19 @@ class OddsAPI(APIView):
 
 
 class SimulationInput(StrictSerializer):
-    scenario = serializers.CharField(help_text="a starter scenario or a scenario card of the database")
+    scenario = serializers.ChoiceField(
+        choices=list(SCENARIOS), help_text="a starter scenario or a scenario card of the database"
+    )
     mode = serializers.ChoiceField(choices=list(MODE_OPTIONS), default="normal")
     games = serializers.IntegerField(min_value=1, max_value=MAX_GAMES, default=200)
     policy = serializers.ChoiceField(choices=list(POLICIES), default="greedy")
     seed = serializers.CharField(max_length=100, default=DEFAULT_SEED, help_text="the same seed, the same result")
     characters = serializers.ListField(child=serializers.CharField(), required=False)
     facts = serializers.DictField(child=serializers.DictField(), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["scenario"].choices = list(scenario_choices())  # they change with the card data
 
 
 class SimulationListAPI(APIView):

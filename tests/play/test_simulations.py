@@ -118,7 +118,7 @@ def test_strangers_and_anonymous_users_neither_start_nor_see_nor_cancel_a_simula
         ({"games": 0}, "games", "greater than or equal to 1"),
         ({"games": 100000}, "games", "less than or equal to"),
         ({"policy": "cheat"}, "policy", "cheat"),
-        ({"scenario": "sandbox.nowhere"}, "scenario", "dashboard lists"),
+        ({"scenario": "sandbox.nowhere"}, "scenario", "sandbox.nowhere"),
     ],
 )
 def test_bad_requests_are_refused_saying_what_is_wrong_and_start_nothing(alice, party, extra, field, words):  # noqa: F811
