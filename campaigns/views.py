@@ -33,7 +33,7 @@ from .transfer import export_party, import_party
 LOG_SHOWN = 50  # the latest entries; the API serves the whole log
 
 
-def _party(request: HttpRequest, party_id: int):  # type: ignore[no-untyped-def]
+def party_page(request: HttpRequest, party_id: int):  # type: ignore[no-untyped-def]
     try:
         return party_for(request.user, party_id)
     except NotFoundError as error:
@@ -61,7 +61,7 @@ def party_list(request: HttpRequest) -> HttpResponse:
 
 
 def dashboard(request: HttpRequest, party_id: int) -> HttpResponse:
-    party = _party(request, party_id)
+    party = party_page(request, party_id)
     state = party_state(party)
     characters = [character_body(c, state) for c in party.characters.select_related("card", "player")]
     events = list(party.log.select_related("author", "character__card").order_by("-seq")[:LOG_SHOWN])[::-1]
@@ -99,7 +99,7 @@ def dashboard(request: HttpRequest, party_id: int) -> HttpResponse:
 
 @require_POST
 def party_action(request: HttpRequest, party_id: int, action: str) -> HttpResponse:
-    party = _party(request, party_id)
+    party = party_page(request, party_id)
     try:
         if action == "invite":
             member_invite(party=party, by=request.user, username=request.POST.get("username", ""))
@@ -175,7 +175,7 @@ def deck_editor(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 def export_download(request: HttpRequest, party_id: int) -> JsonResponse:
-    party = _party(request, party_id)
+    party = party_page(request, party_id)
     response = JsonResponse(export_party(party), json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="party-{party.pk}.json"'
     return response

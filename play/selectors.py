@@ -23,13 +23,13 @@ def sessions_for(user: User | AnonymousUser) -> QuerySet[GameSession]:
 
 def session_for(user: User | AnonymousUser, session_id: Any) -> GameSession:
     """The session if the user plays in it; anyone else learns nothing, not even that it exists."""
-    session = sessions_for(user).filter(pk=session_id).first() if _uuid_like(session_id) else None
+    session = sessions_for(user).filter(pk=session_id).first() if uuid_like(session_id) else None
     if session is None:
         raise NotFoundError(f"no game session {session_id}")
     return session
 
 
-def _uuid_like(value: Any) -> bool:
+def uuid_like(value: Any) -> bool:
     try:
         uuid.UUID(str(value))
     except ValueError:

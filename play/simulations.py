@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 import threading
-import uuid
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +30,7 @@ from . import engine
 from .engine.simulate import MODE_OPTIONS, POLICIES, Outcome, summarize
 from .models import Simulation
 from .refusals import EngineRefusal
+from .selectors import uuid_like
 from .services import build_setup, scenario_choices
 
 logger = logging.getLogger(__name__)
@@ -165,10 +165,10 @@ def simulation_cancel(*, simulation: Simulation) -> Simulation:
 
 def simulation_for(user: Any, simulation_id: str) -> Simulation:
     """A simulation of a party the user is in; anyone else learns nothing of it."""
-    pk = _uuid(simulation_id)
     simulation = None
-    if pk is not None:
-        simulation = Simulation.objects.filter(pk=pk, party__in=parties_for(user)).select_related("party").first()
+    if uuid_like(simulation_id):
+        simulations = Simulation.objects.filter(pk=simulation_id, party__in=parties_for(user))
+        simulation = simulations.select_related("party").first()
     if simulation is None:
         raise NotFoundError(f"no simulation {simulation_id}")
     return simulation
@@ -176,13 +176,6 @@ def simulation_for(user: Any, simulation_id: str) -> Simulation:
 
 def simulations_of(party: Party) -> list[Simulation]:
     return list(Simulation.objects.filter(party=party).defer("setup", "outcomes")[:10])
-
-
-def _uuid(value: str) -> str | None:
-    try:
-        return str(uuid.UUID(str(value)))
-    except ValueError:
-        return None
 
 
 def describe(simulation: Simulation) -> dict[str, Any]:

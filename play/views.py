@@ -8,7 +8,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from campaigns.selectors import parties_for, party_for
+from campaigns.selectors import parties_for
+from campaigns.views import party_page
 from cards.models import Card
 from pacg_site.errors import DomainError, NotFoundError
 
@@ -139,16 +140,9 @@ def table(request: HttpRequest, session_id: str) -> HttpResponse:
     return render(request, "play/table.html", {"session": session, "scenario_name": session.state["scenario"]["name"]})
 
 
-def _party_page(request: HttpRequest, party_id: int) -> Any:
-    try:
-        return party_for(request.user, party_id)
-    except NotFoundError as error:
-        raise Http404(str(error)) from error
-
-
 def simulate(request: HttpRequest, party_id: int) -> HttpResponse:
     """The party's difficulty simulations: the form that starts one, and the latest ones."""
-    party = _party_page(request, party_id)
+    party = party_page(request, party_id)
     asking = None
     if request.method == "POST":
         try:
