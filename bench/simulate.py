@@ -67,7 +67,7 @@ def over_workers(postgres: str, redis: str, games: int, characters: int, rounds:
             setup=setup, chunk_size=simulations.CHUNK_GAMES,
         )  # fmt: skip
         started = time.perf_counter()
-        simulations._dispatch(simulation)
+        simulations.dispatch(simulation)
         while Simulation.objects.filter(pk=simulation.pk, status="running").exists():
             time.sleep(0.05)
         elapsed = time.perf_counter() - started

@@ -97,11 +97,11 @@ def simulation_start(
         chunk_size=CHUNK_GAMES,
         **request,
     )
-    transaction.on_commit(lambda: _dispatch(simulation))
+    transaction.on_commit(lambda: dispatch(simulation))
     return simulation, True
 
 
-def _dispatch(simulation: Simulation) -> None:
+def dispatch(simulation: Simulation) -> None:
     """One task per chunk. Without a broker (tasks eager, the embedded default) a serving process
     plays them in a thread of its own, so that the page shows their progress as they come in."""
 
@@ -174,12 +174,17 @@ def simulation_for(user: Any, simulation_id: str) -> Simulation:
     return simulation
 
 
-def simulations_of(party: Party) -> list[Simulation]:
-    return list(Simulation.objects.filter(party=party).defer("setup", "outcomes")[:10])
+def simulations_of(party: Party) -> list[dict[str, Any]]:
+    """The party's latest simulations, described against one reading of its log."""
+    version = log_version(party)
+    made = Simulation.objects.filter(party=party).select_related("party").defer("setup", "outcomes")[:10]
+    return [describe(simulation, version=version) for simulation in made]
 
 
-def describe(simulation: Simulation) -> dict[str, Any]:
+def describe(simulation: Simulation, *, version: int | None = None) -> dict[str, Any]:
     """What the API and the page show of a simulation: names, progress, and the result so far."""
+    if version is None:
+        version = log_version(simulation.party)
     return {
         "id": str(simulation.pk),
         "party": simulation.party.name,
@@ -193,7 +198,7 @@ def describe(simulation: Simulation) -> dict[str, Any]:
         "progress": round(simulation.done / simulation.games, 4),
         "status": simulation.status,
         "log_version": simulation.log_version,
-        "current": simulation.log_version == log_version(simulation.party),
+        "current": simulation.log_version == version,
         "workers": simulation.workers,
         "result": simulation.result or None,
         "error": simulation.error or None,

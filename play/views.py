@@ -175,7 +175,7 @@ def simulate(request: HttpRequest, party_id: int) -> HttpResponse:
                 "greedy": "Greedy: the best odds, never a check it could pass failed",
                 "random": "Random legal",
             },
-            "simulations": [describe(s) for s in simulations_of(party)],
+            "simulations": simulations_of(party),
             "max_games": MAX_GAMES,
             "asking": asking,
             "posted": request.POST,

@@ -84,7 +84,7 @@ def test_a_generated_client_searches_builds_a_party_and_plays(live_server, bundl
     assert listed.count == 1 and listed.results[0].name == "Sandpoint"
 
     session = api("play_sessions_create").sync(
-        client=client, body=models.SessionInput(scenario=models.ScenarioEnum("sandbox.the-warlock"))
+        client=client, body=models.SessionInput(scenario=models.SessionInputScenarioEnum("sandbox.the-warlock"))
     )
     assert session.status == "playing"
     played = 0
