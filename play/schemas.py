@@ -528,5 +528,9 @@ class Simulation(serializers.Serializer):
     log_version = serializers.IntegerField(help_text="the party's last log entry the decks were read from")
     current = serializers.BooleanField(help_text="false once the party's log has moved on")
     workers = serializers.DictField(child=serializers.IntegerField(), help_text="chunks played per worker")
+    blank_cards = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the deck cards whose powers the card database lacks: the simulated players play them as blank",
+    )
     result = SimulationResult(allow_null=True, help_text="the summary of the games played so far")
     error = serializers.CharField(allow_null=True)

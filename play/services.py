@@ -217,6 +217,10 @@ def _party_table(party: Party, characters: list[str] | None, facts: dict[str, An
         wanted = [int(pk) for pk in characters] if characters else living
     except ValueError:
         raise DomainError("a party's characters are given by their ids", details={"characters": characters}) from None
+    if not wanted:
+        raise DomainError(
+            f"{party.name} has no living character: add one on the party's page first", details={"characters": []}
+        )
     strangers = [pk for pk in wanted if pk not in living]
     if strangers or not 1 <= len(wanted) <= len(SANDBOX_CHARACTERS) or len(set(wanted)) != len(wanted):
         raise DomainError(
@@ -462,11 +466,16 @@ def remembered_facts(party: Party) -> dict[str, dict[str, Any]]:
     }
 
 
+FACT_WORDS = {"skills": "skills", "hand_size": "hand size", "favored": "favored card type"}
+
+
+def lacking_in_words(name: str, missing: list[str]) -> str:
+    """What the card database lacks of one character, in words."""
+    return f"{name}'s {' and '.join(FACT_WORDS[fact] for fact in missing)}"
+
+
 def _missing_message(chosen: list[Character], missing: dict[str, list[str]]) -> str:
-    words = {"skills": "skills", "hand_size": "hand size", "favored": "favored card type"}
-    parts = [
-        f"{c.card.name}'s {' and '.join(words[f] for f in missing[str(c.pk)])}" for c in chosen if str(c.pk) in missing
-    ]
+    parts = [lacking_in_words(c.card.name, missing[str(c.pk)]) for c in chosen if str(c.pk) in missing]
     return (
         f"the card database does not give {'; '.join(parts)}: enter them as printed on the character cards "
         "(facts: {character id: {skills, hand_size, favored}}; the lobby asks for them)"

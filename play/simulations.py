@@ -177,8 +177,16 @@ def simulation_for(user: Any, simulation_id: str) -> Simulation:
 def simulations_of(party: Party) -> list[dict[str, Any]]:
     """The party's latest simulations, described against one reading of its log."""
     version = log_version(party)
-    made = Simulation.objects.filter(party=party).select_related("party").defer("setup", "outcomes")[:10]
+    made = Simulation.objects.filter(party=party).select_related("party").defer("outcomes")[:10]
     return [describe(simulation, version=version) for simulation in made]
+
+
+def blank_cards(setup: dict[str, Any]) -> list[str]:
+    """The party's deck cards whose powers the card database does not give: at the table their
+    players declare them; the simulated players cannot, so they play these cards as blank."""
+    decks = {uid for character in setup.get("characters", []) for uid in character.get("deck", [])}
+    cards = setup.get("cards", {})
+    return sorted({cards[uid]["name"] for uid in decks if cards.get(uid, {}).get("declare")})
 
 
 def describe(simulation: Simulation, *, version: int | None = None) -> dict[str, Any]:
@@ -200,6 +208,7 @@ def describe(simulation: Simulation, *, version: int | None = None) -> dict[str,
         "log_version": simulation.log_version,
         "current": simulation.log_version == version,
         "workers": simulation.workers,
+        "blank_cards": blank_cards(simulation.setup),
         "result": simulation.result or None,
         "error": simulation.error or None,
     }

@@ -20,7 +20,7 @@ from .engine.cards import BOON_TYPES
 from .engine.sandbox import CHARACTERS
 from .engine.simulate import MODE_OPTIONS
 from .selectors import session_for, sessions_for
-from .services import SCENARIOS, scenario_choices, session_create
+from .services import SCENARIOS, lacking_in_words, scenario_choices, session_create
 from .simulations import DEFAULT_SEED, MAX_GAMES, describe, simulation_for, simulation_start, simulations_of
 
 ASKED = {"facts_needed", "locations_needed", "location_decks_needed"}
@@ -161,9 +161,12 @@ def simulate(request: HttpRequest, party_id: int) -> HttpResponse:
             )
             return redirect("play:simulation", simulation.pk)
         except DomainError as error:
-            if error.code == "facts_needed":
+            if error.code != "facts_needed":
+                messages.error(request, error.message)
+            else:  # the page's own words, not the API's
                 asking = _asking(error, request.POST)
-            messages.error(request, error.message)
+                lacking = "; ".join(lacking_in_words(c["name"], c["missing"]) for c in asking["characters"])
+                messages.error(request, f"Enter {lacking} below, as printed on the character cards, then simulate.")
     return render(
         request,
         "play/simulate.html",

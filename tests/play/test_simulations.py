@@ -46,6 +46,10 @@ def test_a_member_simulates_the_partys_decks_and_gets_the_same_result_as_one_loo
     low, high = body["result"]["interval_95"]
     assert low <= body["result"]["win_rate"] <= high
     assert set(body["result"]["deaths"]) <= {"amiri", "sajan"}
+    # The rulebooks give no Core card's powers: the result says which cards were played as blank.
+    deck = {uid for character in simulation.setup["characters"] for uid in character["deck"]}
+    names = set(Card.objects.filter(uid__in=deck).values_list("name", flat=True))
+    assert body["blank_cards"] and set(body["blank_cards"]) <= names
 
 
 def test_the_same_request_on_the_same_log_is_the_cached_result_until_the_log_moves(
@@ -129,6 +133,19 @@ def test_bad_requests_are_refused_saying_what_is_wrong_and_start_nothing(alice, 
     assert Simulation.objects.count() == 0
 
 
+def test_a_party_without_characters_is_told_to_add_one_first(alice):  # noqa: F811
+    as_alice = client_for(alice)
+    created = as_alice.post(
+        reverse("api:parties-list"), {"name": "Empty Table", "game": "pacg", "ruleset": "core-2019"}, format="json"
+    )
+    refused = simulate(as_alice, created.json()["id"])
+    assert refused.status_code == 400
+    assert (
+        refused.json()["error"]["message"] == "Empty Table has no living character: add one on the party's page first"
+    )
+    assert Simulation.objects.count() == 0
+
+
 def test_missing_character_facts_are_asked_for_by_name(alice, party):  # noqa: F811
     refused = simulate(client_for(alice), party)
     assert refused.status_code == 400
@@ -167,6 +184,7 @@ def test_the_dashboard_leads_to_a_simulation_page_with_its_progress_result_and_p
     simulation = Simulation.objects.get()
     assert "The Patrol" in text and "25 of 25 games played" in text
     assert f"Won {round(100 * simulation.result['win_rate'])}% of 25 games" in text
+    assert "The win rate understates the party's chance" in text and "play these cards as blank" in text
     assert shown.count("<rect ") == 1 + len(simulation.result["turns_left_distribution"])
     again = client.get(page).content.decode()
     assert started["Location"] in again  # listed among the latest
