@@ -1,5 +1,6 @@
-"""The production profile (DJANGO_DEBUG=0) passes `manage.py check --deploy` without a warning,
-refuses a weak secret key, and serves pages over HTTPS only."""
+"""The production profile (DJANGO_DEBUG=0, PostgreSQL, Redis) passes `manage.py check --deploy`
+without a warning; the check refuses a weak secret key and the embedded defaults (SQLite, no
+broker); production serves pages over HTTPS only."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+import psycopg
 import pytest
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY_CHECK = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
@@ -40,11 +43,46 @@ def run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
 
 
-def test_the_production_profile_passes_the_deploy_check_without_a_warning(production):
-    result = run(DEPLOY_CHECK, production)
+@pytest.fixture
+def on_services(production, postgresql):  # type: ignore[no-untyped-def]
+    """The production profile on a PostgreSQL database of its own (migrated) and a Redis broker."""
+    server = connection.settings_dict
+    host, port, user, password = (
+        server["HOST"] or "127.0.0.1",
+        server["PORT"] or 5432,
+        server["USER"],
+        server["PASSWORD"],
+    )
+    name = f"pacg_deploy_check_{os.getpid()}"
+    login = f"{user}:{password}" if password else user
+    env = production | {
+        "DATABASE_URL": f"postgres://{login}@{host}:{port}/{name}",
+        "REDIS_URL": os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+    }
+    with psycopg.connect(
+        host=host, port=port, user=user, password=password or None, dbname="postgres", autocommit=True
+    ) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+        migrate = run([sys.executable, "manage.py", "migrate", "-v0"], env)
+        assert migrate.returncode == 0, migrate.stderr
+        yield env
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_the_production_profile_passes_the_deploy_check_without_a_warning(on_services):
+    result = run(DEPLOY_CHECK, on_services)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "System check identified no issues" in output and "WARNING" not in output
+
+
+def test_the_embedded_defaults_fail_the_deploy_check_saying_what_to_set(production):
+    embedded = {key: value for key, value in production.items() if key not in ("REDIS_URL", "CELERY_BROKER_URL")}
+    result = run(DEPLOY_CHECK, embedded)  # no DATABASE_URL, no broker: SQLite, tasks run eagerly
+    assert result.returncode != 0
+    assert "pacg.W001" in result.stderr and "DATABASE_URL=postgres://" in result.stderr
+    assert "pacg.W002" in result.stderr and "REDIS_URL=redis://" in result.stderr
 
 
 @pytest.mark.parametrize(
