@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from playwright.sync_api import expect
 
@@ -158,8 +160,18 @@ def test_an_aventuria_combat_is_played_from_setup_to_its_end_on_the_table_page(p
     assert "attacks Kobold" in report and "rolls" in report and "{" not in report
 
 
-def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plotted(page, settings):
-    settings.SIMULATIONS_IN_THREAD = True  # as on `make run`: the page polls the progress
+@pytest.fixture
+def simulations_in_thread(settings):  # type: ignore[no-untyped-def]
+    """As on `make run`: the games play in a thread of the server, and the page polls their
+    progress. The test waits for those threads, so none touches the database after it."""
+    settings.SIMULATIONS_IN_THREAD = True
+    yield
+    for thread in threading.enumerate():
+        if thread.name.startswith("simulation-"):
+            thread.join(timeout=120)
+
+
+def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plotted(page, simulations_in_thread):
     alice = UserFactory(username="alice")
     party = core_party(alice)
     log_in(page, "alice", then=f"/campaigns/{party.pk}/")
@@ -182,3 +194,22 @@ def test_a_party_simulates_a_scenario_from_its_dashboard_and_sees_the_result_plo
     expect(page.locator("#outcomes rect")).to_have_count(1 + len(simulation.result["turns_left_distribution"]))
     page.goto(f"{page.url.split('/play/')[0]}/campaigns/{party.pk}/")
     expect(page.locator("#simulations li")).to_contain_text("The Warlock")
+
+
+def test_a_running_simulation_is_cancelled_from_its_page_and_keeps_the_games_played(page, simulations_in_thread):
+    from play.simulations import simulation_start
+
+    from ..play.test_party_sessions import AMIRI, SAJAN
+
+    alice = UserFactory(username="alice")
+    party = core_party(alice)
+    facts = {str(c.pk): AMIRI if c.card.uid == "core.amiri" else SAJAN for c in party.characters.all()}
+    simulation, _ = simulation_start(by=alice, party=party.pk, scenario="sandbox.the-warlock", games=3000, facts=facts)
+    log_in(page, "alice", then=f"/play/simulations/{simulation.pk}/")
+    expect(page.locator("#status")).to_have_text("running")
+    page.click("#cancel button")
+    expect(page.locator("#status")).to_have_text("cancelled")
+    expect(page.locator("#cancel")).to_have_count(0)  # nothing left to cancel
+    simulation.refresh_from_db()
+    assert simulation.status == "cancelled" and simulation.done < 3000
+    assert page.inner_text("#done") == str(simulation.done)
