@@ -14,7 +14,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from django.db import connection
+
+from .postgres import database_url
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY_CHECK = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
@@ -46,22 +47,12 @@ def run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[
 @pytest.fixture
 def on_services(production, postgresql):  # type: ignore[no-untyped-def]
     """The production profile on a PostgreSQL database of its own (migrated) and a Redis broker."""
-    server = connection.settings_dict
-    host, port, user, password = (
-        server["HOST"] or "127.0.0.1",
-        server["PORT"] or 5432,
-        server["USER"],
-        server["PASSWORD"],
-    )
     name = f"pacg_deploy_check_{os.getpid()}"
-    login = f"{user}:{password}" if password else user
     env = production | {
-        "DATABASE_URL": f"postgres://{login}@{host}:{port}/{name}",
+        "DATABASE_URL": database_url(name),
         "REDIS_URL": os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
     }
-    with psycopg.connect(
-        host=host, port=port, user=user, password=password or None, dbname="postgres", autocommit=True
-    ) as admin:
+    with psycopg.connect(database_url("postgres"), autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         admin.execute(f'CREATE DATABASE "{name}"')
         migrate = run([sys.executable, "manage.py", "migrate", "-v0"], env)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from pacg_site.celery import app as celery_app
@@ -24,16 +23,11 @@ from play.models import Simulation
 
 from ..conftest import REQUIRE_SERVICES
 from ..factories import client_for
+from ..postgres import database_url
 from .test_party_sessions import alice, bob, party, with_facts  # noqa: F401
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 CELERY = Path(sys.executable).parent / "celery"
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.fixture
